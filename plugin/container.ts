@@ -1,0 +1,333 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Container as PublicContainer, Provider, Type } from '../types/index.js'
+import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token, normalizeProvider } from './scanner.js'
+import { injectTokens, optionalParams } from './injectable.js'
+import { Reflector } from './reflector.js'
+import { FASTIFY, REQUEST } from './tokens.js'
+import { kRequestScope } from './symbols.js'
+import {
+  ERR_CIRCULAR_DEPENDENCY, ERR_MISSING_METADATA, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY,
+  ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, tokenName
+} from './errors.js'
+
+type Builtin = 'request' | 'fastify' | 'reflector'
+
+interface Dependency {
+  index: number
+  token: Token
+  optional: boolean
+  binding?: Binding
+  builtin?: Builtin
+}
+
+export type BindingKind = 'provider' | 'controller' | 'enhancer' | 'module'
+
+/** A provider, controller, enhancer or module class as declared in one module. */
+export interface Binding {
+  token: Token
+  definition: ProviderDefinition
+  module: ModuleNode
+  kind: BindingKind
+  deps: Dependency[]
+  /** Built once per request: declared REQUEST-scoped, or depends on something that is. */
+  perRequest: boolean
+  transient: boolean
+  instance: unknown
+  pending?: Promise<unknown>
+  /** The consumer's own Fastify context (controllers); providers use their module's. */
+  fastify?: FastifyInstance
+}
+
+const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify'], [Reflector, 'reflector']])
+const erased = new Set<unknown>([undefined, Object, Function])
+
+type RequestWithScope = FastifyRequest & { [kRequestScope]?: Map<Binding, Promise<unknown>> }
+
+export class Container {
+  readonly graph: ModuleGraph
+  readonly reflector = new Reflector()
+  /** Static instances in creation order (dependencies first), for lifecycle hooks. */
+  readonly created: Array<{ binding: Binding, instance: unknown }> = []
+  readonly #declared = new Map<ModuleNode, Map<Token, Binding>>()
+  readonly #adHoc = new Map<ModuleNode, Map<Token, Binding>>()
+  readonly #overrides = new Map<Token, ProviderDefinition>()
+  readonly #usedOverrides = new Set<Token>()
+  readonly #all: Binding[] = []
+
+  constructor (graph: ModuleGraph, overrides: Provider[] = []) {
+    this.graph = graph
+    overrides.forEach((provider, i) => {
+      const definition = normalizeProvider(provider, `overrides[${i}]`)
+      this.#overrides.set(definition.token, definition)
+    })
+    for (const module of graph.modules) {
+      const declared = new Map<Token, Binding>()
+      for (const [token, definition] of module.providers) {
+        declared.set(token, this.#binding(module, this.#override(token) ?? definition, 'provider'))
+      }
+      this.#declared.set(module, declared)
+    }
+    for (const bindings of this.#declared.values()) for (const binding of bindings.values()) this.#link(binding)
+  }
+
+  /** The binding of a controller class in its module. */
+  controller (module: ModuleNode, cls: Type): Binding {
+    return this.#adHocBinding(module, cls, 'controller')
+  }
+
+  /** The binding of a module class (its constructor may inject providers). */
+  moduleClass (module: ModuleNode): Binding {
+    return this.#adHocBinding(module, module.cls, 'module')
+  }
+
+  /**
+   * A guard, pipe, interceptor or filter class, resolved in `module`: a provider of that
+   * token visible there if any, else built there like a provider.
+   */
+  enhancer (module: ModuleNode, cls: Type): Binding {
+    const visible = this.#lookup(module, cls)
+    if (visible instanceof Object) return visible
+    return this.#adHocBinding(module, cls, 'enhancer')
+  }
+
+  #adHocBinding (module: ModuleNode, cls: Type, kind: BindingKind): Binding {
+    let bindings = this.#adHoc.get(module)
+    if (!bindings) this.#adHoc.set(module, bindings = new Map())
+    let binding = bindings.get(cls)
+    if (!binding) {
+      const definition = kind === 'module'
+        ? { token: cls, useClass: cls, scope: 'DEFAULT' as const }
+        : this.#override(cls) ?? normalizeProvider(cls, `${module.name}`)
+      binding = this.#binding(module, definition, kind)
+      bindings.set(cls, binding)
+      this.#link(binding)
+    }
+    return binding
+  }
+
+  #override (token: Token): ProviderDefinition | undefined {
+    const definition = this.#overrides.get(token)
+    if (definition) this.#usedOverrides.add(token)
+    return definition
+  }
+
+  #binding (module: ModuleNode, definition: ProviderDefinition, kind: BindingKind): Binding {
+    const binding: Binding = {
+      token: definition.token, definition, module, kind, deps: [], perRequest: false,
+      transient: definition.scope === 'TRANSIENT', instance: undefined
+    }
+    this.#all.push(binding)
+    return binding
+  }
+
+  // What `token` means inside `module`: a builtin, a binding, or nothing.
+  #lookup (module: ModuleNode, token: Token): Binding | Builtin | undefined {
+    const builtin = builtins.get(token)
+    if (builtin) return builtin
+    const own = this.#declared.get(module)?.get(token)
+    if (own) return own
+    const seen = new Set<ModuleNode>()
+    for (const imported of module.imports) {
+      const found = this.#exported(imported, token, seen)
+      if (found) return found
+    }
+    for (const global of this.graph.globals) {
+      if (global === module) continue
+      const found = this.#exported(global, token, seen)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  #exported (module: ModuleNode, token: Token, seen: Set<ModuleNode>): Binding | undefined {
+    if (seen.has(module)) return undefined
+    seen.add(module)
+    if (module.exports.has(token)) return this.#declared.get(module)!.get(token)
+    for (const reexported of module.exportedModules) {
+      const found = this.#exported(reexported, token, seen)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  #link (binding: Binding): void {
+    binding.deps = this.#dependencies(binding).map((dep) => {
+      const found = this.#lookup(binding.module, dep.token)
+      if (found === undefined) {
+        if (dep.optional) return dep
+        throw this.#unknownDependency(binding, dep)
+      }
+      return typeof found === 'string' ? { ...dep, builtin: found } : { ...dep, binding: found }
+    })
+  }
+
+  #dependencies (binding: Binding): Dependency[] {
+    const { definition } = binding
+    if (definition.useExisting !== undefined) return [{ index: 0, token: definition.useExisting, optional: false }]
+    if (definition.useFactory) {
+      return (definition.inject ?? []).map((entry, index) => {
+        const token = typeof entry === 'object' && entry !== null && 'token' in entry ? entry.token : entry as Token
+        const optional = typeof entry === 'object' && entry !== null && 'token' in entry && entry.optional === true
+        return { index, token, optional }
+      })
+    }
+    if (!definition.useClass) return []
+    const cls = definition.useClass
+    const types: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', cls)
+    const tokens = injectTokens(cls)
+    const optional = optionalParams(cls)
+    const count = Math.max(types?.length ?? 0, cls.length, ...[...tokens.keys()].map((i) => i + 1))
+    const deps: Dependency[] = []
+    for (let index = 0; index < count; index++) {
+      const token = tokens.get(index) ?? types?.[index]
+      if (erased.has(token) || !['function', 'string', 'symbol'].includes(typeof token)) {
+        throw new ERR_MISSING_METADATA(missingMetadata(binding, index, types !== undefined))
+      }
+      deps.push({ index, token: token as Token, optional: optional.has(index) })
+    }
+    return deps
+  }
+
+  #unknownDependency (binding: Binding, dep: Dependency): Error {
+    const where = binding.module.name
+    const owner = binding.kind === 'provider' || binding.kind === 'enhancer' ? bindingName(binding) : bindingName(binding)
+    let fix = `Add ${tokenName(dep.token)} to ${where}'s providers, or import a module that exports it.`
+    const provider = this.graph.modules.find((m) => m.providers.has(dep.token))
+    if (provider && provider !== binding.module) {
+      fix = provider.exports.has(dep.token)
+        ? `${provider.name} exports it: add ${provider.name} to ${where}'s imports.`
+        : `${provider.name} provides it but does not export it: add it to ${provider.name}'s exports and import ${provider.name} into ${where}.`
+    }
+    return new ERR_UNKNOWN_DEPENDENCY(`Cannot resolve ${tokenName(dep.token)} at index [${dep.index}] of ${owner} in module ${where}. ${fix}`)
+  }
+
+  /** Checks the whole graph once every binding is known: overrides, cycles, scopes. */
+  finalize (): void {
+    for (const token of this.#overrides.keys()) {
+      if (!this.#usedOverrides.has(token)) {
+        throw new ERR_UNKNOWN_OVERRIDE(`overrides: no module declares ${tokenName(token)}, and no guard, pipe, interceptor or filter uses it; nothing would be replaced. Check the token or remove the override.`)
+      }
+    }
+    const state = new Map<Binding, 'visiting' | 'done'>()
+    const path: Binding[] = []
+    const visit = (binding: Binding): void => {
+      const seen = state.get(binding)
+      if (seen === 'done') return
+      if (seen === 'visiting') {
+        const cycle = path.slice(path.indexOf(binding)).concat(binding).map(bindingName).join(' -> ')
+        throw new ERR_CIRCULAR_DEPENDENCY(`Circular dependency: ${cycle}. Break the cycle, for example by moving what both need into a third provider.`)
+      }
+      state.set(binding, 'visiting')
+      path.push(binding)
+      for (const dep of binding.deps) if (dep.binding) visit(dep.binding)
+      path.pop()
+      state.set(binding, 'done')
+      binding.perRequest = binding.definition.scope === 'REQUEST' ||
+        binding.deps.some((dep) => dep.builtin === 'request' || dep.binding?.perRequest === true)
+    }
+    for (const binding of this.#all) visit(binding)
+  }
+
+  /** Builds every singleton (and the transients they hold), dependencies first. */
+  async instantiate (): Promise<void> {
+    for (const binding of [...this.#all]) {
+      if (!binding.perRequest && !binding.transient) await this.#static(binding)
+    }
+  }
+
+  #static (binding: Binding): unknown {
+    if (binding.transient) return this.#construct(binding, undefined)
+    if (binding.pending) return binding.pending
+    binding.pending = Promise.resolve(this.#construct(binding, undefined)).then((instance) => {
+      binding.instance = instance
+      return instance
+    })
+    return binding.pending
+  }
+
+  async #construct (binding: Binding, request: RequestWithScope | undefined): Promise<unknown> {
+    const args = await Promise.all(binding.deps.map((dep) => this.#value(dep, binding, request)))
+    const { definition } = binding
+    let instance: unknown
+    if (definition.useExisting !== undefined) return args[0]
+    if (definition.useFactory) instance = await definition.useFactory(...args)
+    else if (definition.useClass) instance = new definition.useClass(...args)
+    else instance = definition.useValue
+    if (request === undefined) this.created.push({ binding, instance })
+    return instance
+  }
+
+  #value (dep: Dependency, consumer: Binding, request: RequestWithScope | undefined): unknown {
+    if (dep.builtin === 'request') return request
+    if (dep.builtin === 'fastify') return consumer.fastify ?? consumer.module.fastify
+    if (dep.builtin === 'reflector') return this.reflector
+    if (!dep.binding) return undefined
+    return request === undefined ? this.#static(dep.binding) : this.resolveIn(dep.binding, request)
+  }
+
+  /** An instance for one request: singletons as they are, request-scoped ones cached on the request. */
+  resolveIn (binding: Binding, request: RequestWithScope): unknown {
+    if (!binding.perRequest) return binding.transient ? this.#construct(binding, undefined) : binding.instance
+    if (binding.transient) return this.#construct(binding, request)
+    let cache = request[kRequestScope]
+    if (cache === undefined) request[kRequestScope] = cache = new Map()
+    let instance = cache.get(binding)
+    if (instance === undefined) {
+      instance = this.#construct(binding, request)
+      cache.set(binding, instance)
+    }
+    return instance
+  }
+
+  #find (token: Token): Binding | undefined {
+    const visible = this.#lookup(this.graph.root, token)
+    if (visible instanceof Object) return visible
+    for (const bindings of [...this.#declared.values(), ...this.#adHoc.values()]) {
+      const found = bindings.get(token)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  /** The object users reach as `app.container`. */
+  publicApi (): PublicContainer {
+    return {
+      get: (token) => {
+        const binding = this.#find(token)
+        if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
+        if (binding.perRequest || binding.transient) {
+          throw new ERR_SCOPED_PROVIDER(`container.get(${tokenName(token)}): ${bindingName(binding)} is ${binding.transient ? 'transient' : 'request-scoped'}; use await container.resolve(token, request) instead.`)
+        }
+        if (binding.pending === undefined) {
+          throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): the application is not ready yet; await app.ready() first.`)
+        }
+        return binding.instance as any
+      },
+      resolve: async (token, request) => {
+        const binding = this.#find(token)
+        if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
+        // Without a request, a fresh request context stands in (one instance per call).
+        return await this.resolveIn(binding, (request ?? {}) as RequestWithScope) as any
+      }
+    }
+  }
+}
+
+export function bindingName (binding: Binding): string {
+  const { definition } = binding
+  return definition.useClass && definition.useClass !== binding.token
+    ? `${tokenName(binding.token)} (useClass ${definition.useClass.name})`
+    : tokenName(binding.token)
+}
+
+function missingMetadata (binding: Binding, index: number, hasTypes: boolean): string {
+  const name = binding.definition.useClass!.name
+  if (!hasTypes) {
+    return `${name} has a constructor parameter at index [${index}] with no @Inject() and no type metadata. ` +
+      'tsx and esbuild emit no decorator metadata; name the token: ' +
+      `constructor(@Inject(SomeService) private readonly some: SomeService), or compile with tsc and "emitDecoratorMetadata": true.`
+  }
+  return `${name}'s constructor parameter at index [${index}] has a type that does not exist at run time ` +
+    '(an interface, a union, `import type`, or a class imported in a circular way). ' +
+    `Name the token with @Inject(token) on that parameter of ${name}.`
+}

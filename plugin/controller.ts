@@ -1,0 +1,59 @@
+import type { ControllerOptions } from '../types/index.js'
+import { kController, kRoutes } from './symbols.js'
+import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL'
+
+export interface RouteDefinition {
+  method: RouteMethod
+  path: string
+  key: string | symbol
+}
+
+export interface ControllerDefinition {
+  path: string
+  host?: ControllerOptions['host']
+  version?: ControllerOptions['version']
+}
+
+/** Declares a controller: `@Controller()`, `@Controller('cats')`, `@Controller({ path, host, version })`. */
+export function Controller (pathOrOptions: string | ControllerOptions = {}): ClassDecorator {
+  const options = typeof pathOrOptions === 'string' ? { path: pathOrOptions } : pathOrOptions
+  if (options === null || typeof options !== 'object' || (options.path !== undefined && typeof options.path !== 'string')) {
+    throw new ERR_INVALID_DECLARATION(`@Controller() takes a path string or { path, host, version }, given ${describe(pathOrOptions)}.`)
+  }
+  const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version }
+  return (target) => { Reflect.defineMetadata(kController, definition, target) }
+}
+
+export function controllerDefinition (cls: Function): ControllerDefinition | undefined {
+  return Reflect.getOwnMetadata(kController, cls)
+}
+
+function route (method: RouteMethod) {
+  return (path = ''): MethodDecorator => {
+    if (typeof path !== 'string') {
+      throw new ERR_INVALID_DECLARATION(`@${method[0]}${method.slice(1).toLowerCase()}() takes a path string, given ${describe(path)}.`)
+    }
+    return (target, key) => {
+      const owner = target.constructor
+      // Copy inherited routes so a subclass never writes into its base class's list.
+      const routes: RouteDefinition[] = [...(Reflect.getMetadata(kRoutes, owner) ?? [])]
+      routes.push({ method, path, key })
+      Reflect.defineMetadata(kRoutes, routes, owner)
+    }
+  }
+}
+
+export const Get = route('GET')
+export const Post = route('POST')
+export const Put = route('PUT')
+export const Patch = route('PATCH')
+export const Delete = route('DELETE')
+export const Options = route('OPTIONS')
+export const Head = route('HEAD')
+export const All = route('ALL')
+
+export function routeDefinitions (cls: Function): RouteDefinition[] {
+  return Reflect.getMetadata(kRoutes, cls) ?? []
+}

@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify'
+import type { Type } from '../types/index.js'
+import type { Binding, Container } from './container.js'
+import type { ModuleNode } from './scanner.js'
+
+/**
+ * A guard, pipe, interceptor or filter as the pipeline holds it: an instance given by the
+ * user, or a class resolved through DI. Static ones get their instance right after the
+ * application is built; request-scoped ones are resolved per request.
+ */
+export interface EnhancerRef<T> {
+  value: T | undefined
+  binding?: Binding
+  name: string
+}
+
+/** Tracks refs so their instances can be filled in once the container has built everything. */
+export class EnhancerRefs {
+  readonly #container: Container
+  readonly #pending: Array<EnhancerRef<unknown>> = []
+
+  constructor (container: Container) { this.#container = container }
+
+  of<T> (entries: unknown[], module: ModuleNode): Array<EnhancerRef<T>> {
+    return entries.map((entry) => {
+      if (typeof entry !== 'function') return { value: entry as T, name: (entry as object).constructor.name }
+      const ref: EnhancerRef<T> = { value: undefined, binding: this.#container.enhancer(module, entry as Type), name: entry.name }
+      this.#pending.push(ref)
+      return ref
+    })
+  }
+
+  /** Fills static refs; transient ones get one instance per place of use. */
+  async fill (): Promise<void> {
+    for (const ref of this.#pending) {
+      const binding = ref.binding!
+      if (binding.perRequest) continue
+      ref.value = binding.transient ? await this.#container.resolveIn(binding, {} as FastifyRequest) : binding.instance
+    }
+  }
+
+  get<T> (ref: EnhancerRef<T>, request: FastifyRequest): T | Promise<T> {
+    return ref.value !== undefined ? ref.value : this.#container.resolveIn(ref.binding!, request) as Promise<T>
+  }
+}

@@ -1,0 +1,36 @@
+import createError from '@fastify/error'
+
+// Registration errors, coded like Fastify's own FST_ERR_* so users can match on `code`.
+export const ERR_INVALID_OPTIONS = createError('FDP_ERR_INVALID_OPTIONS', '%s', 500, TypeError)
+export const ERR_NOT_A_MODULE = createError('FDP_ERR_NOT_A_MODULE', '%s', 500, TypeError)
+export const ERR_INVALID_PROVIDER = createError('FDP_ERR_INVALID_PROVIDER', '%s', 500, TypeError)
+export const ERR_INVALID_EXPORT = createError('FDP_ERR_INVALID_EXPORT', '%s', 500, TypeError)
+export const ERR_UNKNOWN_DEPENDENCY = createError('FDP_ERR_UNKNOWN_DEPENDENCY', '%s', 500)
+export const ERR_CIRCULAR_DEPENDENCY = createError('FDP_ERR_CIRCULAR_DEPENDENCY', '%s', 500)
+export const ERR_MISSING_METADATA = createError('FDP_ERR_MISSING_METADATA', '%s', 500)
+export const ERR_UNKNOWN_TOKEN = createError('FDP_ERR_UNKNOWN_TOKEN', '%s', 500)
+export const ERR_SCOPED_PROVIDER = createError('FDP_ERR_SCOPED_PROVIDER', '%s', 500)
+export const ERR_INVALID_DECLARATION = createError('FDP_ERR_INVALID_DECLARATION', '%s', 500, TypeError)
+export const ERR_DUPLICATE_ROUTE = createError('FDP_ERR_DUPLICATE_ROUTE', '%s', 500)
+export const ERR_LIFECYCLE_HOOK = createError('FDP_ERR_LIFECYCLE_HOOK', '%s', 500)
+export const ERR_MISSING_PEER = createError('FDP_ERR_MISSING_PEER', '%s', 500)
+export const ERR_VIEW_NOT_CONFIGURED = createError('FDP_ERR_VIEW_NOT_CONFIGURED', '%s', 500)
+export const ERR_UNKNOWN_OVERRIDE = createError('FDP_ERR_UNKNOWN_OVERRIDE', '%s', 500)
+
+/** A readable name for a token in messages. */
+export function tokenName (token: unknown): string {
+  if (typeof token === 'function') return token.name || 'anonymous class'
+  if (typeof token === 'symbol') return token.toString()
+  if (typeof token === 'string') return `"${token}"`
+  return String(token)
+}
+
+/** What a value is, for "given X" parts of messages. */
+export function describe (value: unknown): string {
+  if (value === null) return 'null'
+  if (value === undefined) return 'undefined'
+  if (typeof value === 'function') return `class ${value.name || '(anonymous)'}`
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`
+  return `${typeof value} ${JSON.stringify(value)}`
+}

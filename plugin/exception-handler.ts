@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { ExceptionFilter, Type } from '../types/index.js'
+import { HttpException } from './exceptions.js'
+import { HttpExecutionContext } from './execution-context.js'
+import { catchTypes } from './enhancers.js'
+import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import { kRouteInfo } from './symbols.js'
+
+/** Wraps a thrown non-Error so Fastify's hook runner keeps it; filters see the original. */
+export class ThrownValue extends Error {
+  readonly value: unknown
+  constructor (value: unknown) {
+    super(`A non-Error value was thrown: ${String(value)}`)
+    this.value = value
+  }
+}
+
+export function asError (value: unknown): Error {
+  return value instanceof Error ? value : new ThrownValue(value)
+}
+
+export interface RouteInfo { cls: Type, handler: (...args: any[]) => any }
+
+const internalError = { statusCode: 500, message: 'Internal server error' }
+
+/** The built-in answer to an exception no filter took. */
+export function sendException (exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  if (exception instanceof HttpException) {
+    reply.code(exception.getStatus()).send(exception.getBody())
+    return
+  }
+  const status = (exception as FastifyError | null)?.statusCode
+  if (exception instanceof Error && typeof status === 'number' && status >= 400 && status <= 599) {
+    // Fastify's own errors (parsing, validation, plugins) keep Fastify's format: the parent handles them.
+    throw exception
+  }
+  reply.log.error({ err: exception instanceof Error ? exception : new ThrownValue(exception) }, 'Unhandled exception')
+  reply.code(500).send(internalError)
+}
+
+interface FilterEntry { ref: EnhancerRef<ExceptionFilter>, types: Function[] }
+
+/**
+ * An error handler trying `filters` nearest first, then the built-in answer.
+ * Set on a controller's context (controller and global filters) or on a route.
+ */
+export function createErrorHandler (filters: Array<EnhancerRef<ExceptionFilter>>, refs: EnhancerRefs) {
+  const entries: FilterEntry[] = filters.map((ref) => ({ ref, types: catchTypes(ref.binding?.definition.useClass ?? (ref.value as object)) }))
+
+  if (entries.length === 0) {
+    return function fdpErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply) {
+      sendException(error instanceof ThrownValue ? error.value : error, request, reply)
+    }
+  }
+
+  return async function fdpFilteredErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply) {
+    const exception = error instanceof ThrownValue ? error.value : error
+    const entry = entries.find(({ types }) => types.length === 0 || types.some((type) => exception instanceof (type as any)))
+    if (!entry) return sendException(exception, request, reply)
+    const info: RouteInfo | undefined = (request.routeOptions.config as unknown as Record<symbol, RouteInfo>)[kRouteInfo]
+    const host = new HttpExecutionContext(request, reply, info?.cls as Type, info?.handler as RouteInfo['handler'])
+    try {
+      const filter = await refs.get(entry.ref, request)
+      await filter.catch(exception, host)
+    } catch (filterError) {
+      if (reply.sent) return
+      if (filterError instanceof HttpException) return sendException(filterError, request, reply)
+      reply.log.error({ err: asError(filterError) }, `Exception filter ${entry.ref.name} threw`)
+      return reply.code(500).send(internalError)
+    }
+    // A filter that did not answer leaves it to the built-in handler.
+    if (!reply.sent) sendException(exception, request, reply)
+  }
+}

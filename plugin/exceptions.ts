@@ -1,0 +1,79 @@
+import { STATUS_CODES } from 'node:http'
+
+export interface HttpExceptionOptions {
+  cause?: unknown
+  description?: string
+}
+
+/** The reason phrase of a status, as the `error` field of generated bodies. */
+export function reasonPhrase (status: number): string {
+  return STATUS_CODES[status] ?? 'Error'
+}
+
+/**
+ * An error that becomes an HTTP response. A string or array `response` gives
+ * `{ statusCode, message, error }`; an object is sent as it is.
+ */
+export class HttpException extends Error {
+  readonly #response: string | string[] | Record<string, unknown>
+  readonly #status: number
+  readonly #body: Record<string, unknown>
+
+  constructor (response: string | string[] | Record<string, unknown>, status: number, options: HttpExceptionOptions = {}) {
+    super('', options.cause === undefined ? undefined : { cause: options.cause })
+    this.#response = response
+    this.#status = status
+    this.name = this.constructor.name
+    this.message = typeof response === 'string'
+      ? response
+      : (typeof (response as { message?: unknown })?.message === 'string' ? (response as { message: string }).message : this.name.replace(/([a-z])([A-Z])/g, '$1 $2'))
+    this.#body = typeof response === 'object' && response !== null && !Array.isArray(response)
+      ? response
+      : { statusCode: status, message: response, error: options.description ?? reasonPhrase(status) }
+  }
+
+  getResponse (): string | string[] | Record<string, unknown> { return this.#response }
+  getStatus (): number { return this.#status }
+  /** The JSON body sent for this exception. */
+  getBody (): Record<string, unknown> { return this.#body }
+}
+
+type Arg = string | string[] | Record<string, unknown> | undefined
+
+/** A built-in exception: `new NotFoundException(message?, descriptionOrOptions?)`. */
+export type HttpExceptionClass = new (response?: Arg, descriptionOrOptions?: string | HttpExceptionOptions) => HttpException
+
+function httpError (status: number, name: string): HttpExceptionClass {
+  const description = reasonPhrase(status)
+  const Cls = class extends HttpException {
+    constructor (response?: Arg, descriptionOrOptions?: string | HttpExceptionOptions) {
+      const options = typeof descriptionOrOptions === 'string' ? { description: descriptionOrOptions } : (descriptionOrOptions ?? {})
+      super(response ?? options.description ?? description, status, { ...options, description: options.description ?? description })
+    }
+  }
+  Object.defineProperty(Cls, 'name', { value: name })
+  return Cls
+}
+
+export const BadRequestException = httpError(400, 'BadRequestException')
+export const UnauthorizedException = httpError(401, 'UnauthorizedException')
+export const ForbiddenException = httpError(403, 'ForbiddenException')
+export const NotFoundException = httpError(404, 'NotFoundException')
+export const MethodNotAllowedException = httpError(405, 'MethodNotAllowedException')
+export const NotAcceptableException = httpError(406, 'NotAcceptableException')
+export const RequestTimeoutException = httpError(408, 'RequestTimeoutException')
+export const ConflictException = httpError(409, 'ConflictException')
+export const GoneException = httpError(410, 'GoneException')
+export const PreconditionFailedException = httpError(412, 'PreconditionFailedException')
+export const PayloadTooLargeException = httpError(413, 'PayloadTooLargeException')
+export const UnsupportedMediaTypeException = httpError(415, 'UnsupportedMediaTypeException')
+export const ImATeapotException = httpError(418, 'ImATeapotException')
+export const MisdirectedException = httpError(421, 'MisdirectedException')
+export const UnprocessableEntityException = httpError(422, 'UnprocessableEntityException')
+export const TooManyRequestsException = httpError(429, 'TooManyRequestsException')
+export const InternalServerErrorException = httpError(500, 'InternalServerErrorException')
+export const NotImplementedException = httpError(501, 'NotImplementedException')
+export const BadGatewayException = httpError(502, 'BadGatewayException')
+export const ServiceUnavailableException = httpError(503, 'ServiceUnavailableException')
+export const GatewayTimeoutException = httpError(504, 'GatewayTimeoutException')
+export const HttpVersionNotSupportedException = httpError(505, 'HttpVersionNotSupportedException')

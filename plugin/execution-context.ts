@@ -1,0 +1,27 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { ExecutionContext, HttpArgumentsHost, Type } from '../types/index.js'
+
+/** The context guards, interceptors, filters and custom parameter decorators receive. */
+export class HttpExecutionContext implements ExecutionContext, HttpArgumentsHost {
+  readonly #request: FastifyRequest
+  readonly #reply: FastifyReply
+  readonly #cls: Type
+  readonly #handler: (...args: any[]) => any
+
+  constructor (request: FastifyRequest, reply: FastifyReply, cls: Type, handler: (...args: any[]) => any) {
+    this.#request = request
+    this.#reply = reply
+    this.#cls = cls
+    this.#handler = handler
+  }
+
+  getClass<T = any> (): Type<T> { return this.#cls }
+  getHandler (): (...args: any[]) => any { return this.#handler }
+  getArgs<T extends unknown[] = unknown[]> (): T { return [this.#request, this.#reply, undefined] as unknown as T }
+  getArgByIndex<T = unknown> (index: number): T { return this.getArgs()[index] as T }
+  getType<T extends string = 'http'> (): T { return 'http' as T }
+  switchToHttp (): HttpArgumentsHost { return this }
+  getRequest<T = FastifyRequest> (): T { return this.#request as T }
+  getResponse<T = FastifyReply> (): T { return this.#reply as T }
+  getNext<T = undefined> (): T { return undefined as T }
+}

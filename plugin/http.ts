@@ -1,0 +1,44 @@
+import { kHeaders, kHttpCode, kRedirect, kRender } from './symbols.js'
+import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+
+/** Sets the success status of a handler. */
+export function HttpCode (status: number): MethodDecorator {
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    throw new ERR_INVALID_DECLARATION(`@HttpCode() takes an HTTP status from 100 to 599, given ${describe(status)}.`)
+  }
+  return (target, key, descriptor) => { Reflect.defineMetadata(kHttpCode, status, descriptor.value as object) }
+}
+
+/** Adds a response header to a handler's replies (also on error replies). */
+export function Header (name: string, value: string): MethodDecorator {
+  if (typeof name !== 'string' || name === '' || /[\r\n]/.test(name) || /[\r\n]/.test(String(value))) {
+    throw new ERR_INVALID_DECLARATION(`@Header() takes a header name and a value without line breaks, given ${describe(name)}.`)
+  }
+  return (target, key, descriptor) => {
+    const handler = descriptor.value as object
+    const headers: Array<[string, string]> = [...(Reflect.getOwnMetadata(kHeaders, handler) ?? [])]
+    headers.unshift([name, String(value)]) // decorators apply bottom-up; keep source order
+    Reflect.defineMetadata(kHeaders, headers, handler)
+  }
+}
+
+export interface RedirectDefinition { url: string, statusCode: number }
+
+/** Redirects to `url`; a returned `{ url, statusCode }` overrides either. */
+export function Redirect (url = '', statusCode = 302): MethodDecorator {
+  if (typeof url !== 'string') throw new ERR_INVALID_DECLARATION(`@Redirect() takes a URL string, given ${describe(url)}.`)
+  if (!Number.isInteger(statusCode) || statusCode < 300 || statusCode > 399) {
+    throw new ERR_INVALID_DECLARATION(`@Redirect() takes a 3xx status, given ${describe(statusCode)}.`)
+  }
+  return (target, key, descriptor) => {
+    Reflect.defineMetadata(kRedirect, { url, statusCode } satisfies RedirectDefinition, descriptor.value as object)
+  }
+}
+
+/** Renders the returned object with the named view through @fastify/view. */
+export function Render (view: string): MethodDecorator {
+  if (typeof view !== 'string' || view === '') {
+    throw new ERR_INVALID_DECLARATION(`@Render() takes a view name, given ${describe(view)}.`)
+  }
+  return (target, key, descriptor) => { Reflect.defineMetadata(kRender, view, descriptor.value as object) }
+}

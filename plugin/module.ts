@@ -1,0 +1,35 @@
+import type { ModuleMetadata } from '../types/index.js'
+import { kGlobal, kModule } from './symbols.js'
+import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+
+const moduleKeys = new Set(['imports', 'controllers', 'providers', 'exports', 'plugins'])
+
+/** Declares a module: its imports, controllers, providers, exports and Fastify plugins. */
+export function Module (metadata: ModuleMetadata = {}): ClassDecorator {
+  if (metadata === null || typeof metadata !== 'object') {
+    throw new ERR_INVALID_DECLARATION(`@Module() takes an object { imports, controllers, providers, exports, plugins }, given ${describe(metadata)}.`)
+  }
+  for (const key of Object.keys(metadata)) {
+    if (!moduleKeys.has(key)) {
+      throw new ERR_INVALID_DECLARATION(`@Module() does not know the key "${key}"; use imports, controllers, providers, exports or plugins.`)
+    }
+    const value = (metadata as Record<string, unknown>)[key]
+    if (value !== undefined && !Array.isArray(value)) {
+      throw new ERR_INVALID_DECLARATION(`@Module() "${key}" must be an array, given ${describe(value)}.`)
+    }
+  }
+  return (target) => { Reflect.defineMetadata(kModule, metadata, target) }
+}
+
+/** Makes a module's exports visible to every module without importing it. */
+export function Global (): ClassDecorator {
+  return (target) => { Reflect.defineMetadata(kGlobal, true, target) }
+}
+
+export function isModule (value: unknown): value is Function {
+  return typeof value === 'function' && Reflect.hasOwnMetadata(kModule, value)
+}
+
+export function moduleMetadata (cls: Function): ModuleMetadata {
+  return Reflect.getOwnMetadata(kModule, cls)
+}

@@ -1,0 +1,96 @@
+import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
+import { kParams } from './symbols.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+
+export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files'
+
+export type PipeEntry = Type<PipeTransform> | PipeTransform
+
+export interface ParamDefinition {
+  index: number
+  kind: ParamKind
+  data?: string
+  pipes: PipeEntry[]
+  passthrough?: boolean
+  factory?: (data: any, ctx: ExecutionContext) => unknown
+}
+
+function addParam (target: object, key: string | symbol | undefined, definition: ParamDefinition): void {
+  if (key === undefined) {
+    throw new ERR_INVALID_DECLARATION(`Parameter decorators apply to handler methods, not to the constructor of ${(target as Function).name}.`)
+  }
+  const params: ParamDefinition[] = [...(Reflect.getOwnMetadata(kParams, target, key) ?? [])]
+  params.push(definition)
+  Reflect.defineMetadata(kParams, params, target, key)
+}
+
+export function paramDefinitions (prototype: object, key: string | symbol): ParamDefinition[] {
+  return Reflect.getMetadata(kParams, prototype, key) ?? []
+}
+
+function isPipe (value: unknown): value is PipeEntry {
+  if (typeof value === 'function') return typeof value.prototype?.transform === 'function'
+  return typeof value === 'object' && value !== null && typeof (value as PipeTransform).transform === 'function'
+}
+
+// `@Param()`, `@Param('id')`, `@Param('id', ParseIntPipe)`, `@Param(ParseIntPipe)`.
+function pipeable (kind: ParamKind) {
+  return (dataOrPipe?: string | PipeEntry, ...pipes: PipeEntry[]): ParameterDecorator => {
+    let data: string | undefined
+    if (isPipe(dataOrPipe)) pipes = [dataOrPipe, ...pipes]
+    else if (dataOrPipe !== undefined && typeof dataOrPipe !== 'string') {
+      throw new ERR_INVALID_DECLARATION(`@${kind[0].toUpperCase()}${kind.slice(1)}() takes a property name and pipes, given ${typeof dataOrPipe}.`)
+    } else data = dataOrPipe
+    for (const pipe of pipes) {
+      if (!isPipe(pipe)) throw new ERR_INVALID_DECLARATION(`@${kind}(): every pipe needs a transform() method.`)
+    }
+    return (target, key, index) => addParam(target, key, { index, kind, data, pipes })
+  }
+}
+
+export const Param = pipeable('param')
+export const Query = pipeable('query')
+export const Body = pipeable('body')
+
+/** A request header by name (case-insensitive), or all headers. */
+export function Headers (name?: string): ParameterDecorator {
+  return (target, key, index) => addParam(target, key, { index, kind: 'headers', data: name?.toLowerCase(), pipes: [] })
+}
+
+export function Req (): ParameterDecorator {
+  return (target, key, index) => addParam(target, key, { index, kind: 'req', pipes: [] })
+}
+
+/** The Fastify reply. The handler then sends the reply itself, unless `passthrough` is set. */
+export function Res (options: { passthrough?: boolean } = {}): ParameterDecorator {
+  return (target, key, index) => addParam(target, key, { index, kind: 'res', passthrough: options.passthrough === true, pipes: [] })
+}
+
+export function Ip (): ParameterDecorator {
+  return (target, key, index) => addParam(target, key, { index, kind: 'ip', pipes: [] })
+}
+
+
+/** The unparsed request body as a Buffer. */
+export function RawBody (...pipes: PipeEntry[]): ParameterDecorator {
+  return (target, key, index) => addParam(target, key, { index, kind: 'rawBody', pipes })
+}
+
+/**
+ * Makes a custom parameter decorator. `factory(data, ctx)` runs per request; its result flows
+ * through the pipes like any other parameter, with `type: 'custom'`.
+ */
+export function createParamDecorator<D = any, R = any> (factory: (data: D, ctx: ExecutionContext) => R) {
+  return (dataOrPipe?: D | PipeEntry, ...pipes: PipeEntry[]): ParameterDecorator => {
+    let data = dataOrPipe as D
+    if (isPipe(dataOrPipe)) {
+      pipes = [dataOrPipe, ...pipes]
+      data = undefined as D
+    }
+    return (target, key, index) => addParam(target, key, {
+      index, kind: 'custom', data: data as any, pipes, factory: factory as ParamDefinition['factory']
+    })
+  }
+}
+
+export { isPipe }

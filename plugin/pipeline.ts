@@ -1,0 +1,190 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { ArgumentMetadata, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
+import type { ParamDefinition } from './params.js'
+import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import type { Binding, Container } from './container.js'
+import { HttpExecutionContext } from './execution-context.js'
+import { ForbiddenException } from './exceptions.js'
+import { asError } from './exception-handler.js'
+import type { RedirectDefinition } from './http.js'
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown
+type Extractor = (request: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
+
+export interface HandlerPlan {
+  cls: Type
+  key: string | symbol
+  method: (...args: any[]) => any
+  controller: Binding
+  params: ParamDefinition[]
+  paramTypes: unknown[] | undefined
+  pipes: Array<EnhancerRef<PipeTransform>>
+  interceptors: Array<EnhancerRef<NestInterceptor>>
+  status: number
+  headers: Array<[string, string]>
+  redirect?: RedirectDefinition
+  render?: string
+}
+
+const pipeableKinds = new Set(['param', 'query', 'body', 'custom', 'rawBody', 'file', 'files'])
+
+function isObservable (value: unknown): value is ObservableLike {
+  return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' &&
+    typeof (value as PromiseLike<unknown>).then !== 'function'
+}
+
+/** The last value of an Observable-like (rxjs or any object with `subscribe`). */
+export function lastValue (observable: ObservableLike): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let last: unknown
+    observable.subscribe({ next: (value) => { last = value }, error: reject, complete: () => resolve(last) })
+  })
+}
+
+async function settle (value: unknown): Promise<unknown> {
+  const resolved = await value
+  return isObservable(resolved) ? lastValue(resolved) : resolved
+}
+
+function extractor (param: ParamDefinition): Extractor {
+  const { data } = param
+  switch (param.kind) {
+    case 'param': return data === undefined ? (req) => req.params : (req) => (req.params as Record<string, unknown>)[data]
+    case 'query': return data === undefined ? (req) => req.query : (req) => (req.query as Record<string, unknown>)[data]
+    case 'body': return data === undefined ? (req) => req.body : (req) => ownProperty(req.body, data)
+    case 'headers': return data === undefined ? (req) => req.headers : (req) => req.headers[data]
+    case 'req': return (req) => req
+    case 'res': return (req, reply) => reply
+    case 'ip': return (req) => req.ip
+    case 'rawBody': return (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
+    case 'custom': {
+      const factory = param.factory!
+      return (req, reply, ctx) => factory(data, ctx!)
+    }
+    default: return () => undefined
+  }
+}
+
+function ownProperty (body: unknown, key: string): unknown {
+  if (body === null || body === undefined) return body
+  return Object.prototype.hasOwnProperty.call(body, key) ? (body as Record<string, unknown>)[key] : undefined
+}
+
+/** Per parameter: extract, then run its pipes in order (global, controller, handler, parameter). */
+function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: EnhancerRefs, paramPipes: Array<EnhancerRef<PipeTransform>>): { resolve: Extractor, piped: boolean } {
+  const extract = extractor(param)
+  const pipes = pipeableKinds.has(param.kind) ? [...plan.pipes, ...paramPipes] : []
+  if (pipes.length === 0) return { resolve: extract, piped: false }
+  const metadata: ArgumentMetadata = {
+    type: (['param', 'query', 'body'].includes(param.kind) ? param.kind : 'custom') as ArgumentMetadata['type'],
+    metatype: plan.paramTypes?.[param.index] as Type | undefined,
+    data: param.data
+  }
+  const resolve: Extractor = async (req, reply, ctx) => {
+    let value = extract(req, reply, ctx)
+    for (const ref of pipes) {
+      const pipe = await refs.get(ref, req)
+      value = await pipe.transform(value, metadata)
+    }
+    return value
+  }
+  return { resolve, piped: true }
+}
+
+/** Composes the route handler once: arguments, interceptors, then the response. */
+export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: (param: ParamDefinition) => Array<EnhancerRef<PipeTransform>>): Handler {
+  const { controller, key, cls, method, status, headers, interceptors } = plan
+  const params = [...plan.params].sort((a, b) => a.index - b.index)
+  const argCount = params.length === 0 ? 0 : params[params.length - 1].index + 1
+  const resolvers: Extractor[] = new Array(argCount).fill(() => undefined)
+  let asyncArgs = false
+  for (const param of params) {
+    const { resolve, piped } = argumentResolver(plan, param, refs, paramPipes(param))
+    resolvers[param.index] = resolve
+    asyncArgs ||= piped
+  }
+  const needsContext = interceptors.length > 0 || params.some((param) => param.kind === 'custom')
+  const handsReply = params.some((param) => param.kind === 'res' && !param.passthrough) && plan.render === undefined
+  const perRequest = controller.perRequest
+
+  // Calls the method with its arguments; sync when nothing needs awaiting.
+  const call = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => {
+    if (argCount === 0) return instance[key]()
+    if (!asyncArgs) {
+      if (argCount === 1) return instance[key](resolvers[0](req, reply, ctx))
+      const args = new Array(argCount)
+      for (let i = 0; i < argCount; i++) args[i] = resolvers[i](req, reply, ctx)
+      return instance[key](...args)
+    }
+    return Promise.all(resolvers.map((resolve) => resolve(req, reply, ctx))).then((args) => instance[key](...args))
+  }
+
+  const respond = responder(plan, handsReply)
+
+  const run = interceptors.length === 0
+    ? call
+    : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): Promise<unknown> => {
+        const next = (i: number): Promise<unknown> => {
+          if (i === interceptors.length) return settle(call(instance, req, reply, ctx))
+          return Promise.resolve(refs.get(interceptors[i], req)).then((interceptor) =>
+            settle(interceptor.intercept(ctx!, { handle: () => next(i + 1) })))
+        }
+        return next(0)
+      }
+
+  const prepare = status === 200 && headers.length === 0
+    ? undefined
+    : (reply: FastifyReply) => {
+        if (status !== 200) reply.code(status)
+        for (const [name, value] of headers) reply.header(name, value)
+      }
+
+  if (!perRequest && !needsContext && prepare === undefined && !handsReply && plan.redirect === undefined && plan.render === undefined && !asyncArgs) {
+    // The hot path: a singleton controller, no pipeline, nothing to shape.
+    return function fdpHandler (req, reply) {
+      const result = run(controller.instance, req, reply, undefined)
+      if (result === undefined) { reply.send(); return }
+      return result
+    }
+  }
+
+  return async function fdpHandler (req, reply) {
+    const instance = perRequest ? await container.resolveIn(controller, req) : controller.instance
+    prepare?.(reply)
+    const ctx = needsContext ? new HttpExecutionContext(req, reply, cls, method) : undefined
+    return respond(await run(instance, req, reply, ctx), req, reply)
+  }
+}
+
+function responder (plan: HandlerPlan, handsReply: boolean) {
+  const { redirect, render } = plan
+  if (render !== undefined) return (result: unknown, req: FastifyRequest, reply: FastifyReply) => (reply as any).view(render, result)
+  if (redirect !== undefined) {
+    return (result: unknown, req: FastifyRequest, reply: FastifyReply) => {
+      const given = (typeof result === 'object' && result !== null ? result : {}) as Partial<RedirectDefinition>
+      return reply.redirect(given.url ?? redirect.url, given.statusCode ?? redirect.statusCode)
+    }
+  }
+  // A handler that took @Res() answers itself; returning the reply makes Fastify wait for it.
+  if (handsReply) return (result: unknown, req: FastifyRequest, reply: FastifyReply) => reply
+  return (result: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    if (result === undefined) return reply.send()
+    return result
+  }
+}
+
+/** Guards as a route-level preValidation hook: body parsed, schema not yet checked. */
+export function buildGuardHook (guards: Array<EnhancerRef<CanActivate>>, plan: Pick<HandlerPlan, 'cls' | 'method'>, refs: EnhancerRefs) {
+  const { cls, method } = plan
+  return async function fdpGuards (req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const ctx = new HttpExecutionContext(req, reply, cls, method)
+    try {
+      for (const ref of guards) {
+        const guard = await refs.get(ref, req)
+        if (!await settle(guard.canActivate(ctx))) throw new ForbiddenException('Forbidden resource')
+      }
+    } catch (error) {
+      throw asError(error)
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { ArgumentMetadata, PipeTransform } from '../types/index.js'
+import { BadRequestException, HttpException } from './exceptions.js'
+
+export interface ParsePipeOptions {
+  /** The status of the error thrown on bad input (default 400). */
+  errorHttpStatusCode?: number
+  /** Makes the error from a message; replaces the built-in one. */
+  exceptionFactory?: (message: string) => unknown
+  /** `undefined` and `null` pass through unchanged. */
+  optional?: boolean
+}
+
+function failure (options: ParsePipeOptions, message: string): unknown {
+  if (options.exceptionFactory) return options.exceptionFactory(message)
+  const status = options.errorHttpStatusCode ?? 400
+  return status === 400 ? new BadRequestException(message) : new HttpException(message, status)
+}
+
+const isNil = (value: unknown): value is null | undefined => value === null || value === undefined
+
+/** Parses an integer string (`/^-?\d+$/`) into a number. */
+export class ParseIntPipe implements PipeTransform<unknown, number> {
+  constructor (private readonly options: ParsePipeOptions = {}) {}
+  transform (value: unknown): number {
+    if (isNil(value) && this.options.optional) return value as never
+    if ((typeof value === 'string' && /^-?\d+$/.test(value)) || (typeof value === 'number' && Number.isInteger(value))) {
+      return typeof value === 'number' ? value : parseInt(value, 10)
+    }
+    throw failure(this.options, 'Validation failed (numeric string is expected)')
+  }
+}
+
+/** Parses a finite number. */
+export class ParseFloatPipe implements PipeTransform<unknown, number> {
+  constructor (private readonly options: ParsePipeOptions = {}) {}
+  transform (value: unknown): number {
+    if (isNil(value) && this.options.optional) return value as never
+    const number = typeof value === 'number' ? value : (typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN)
+    if (Number.isFinite(number)) return number
+    throw failure(this.options, 'Validation failed (numeric string is expected)')
+  }
+}
+
+/** Parses 'true' / 'false' (or booleans). */
+export class ParseBoolPipe implements PipeTransform<unknown, boolean> {
+  constructor (private readonly options: ParsePipeOptions = {}) {}
+  transform (value: unknown): boolean {
+    if (isNil(value) && this.options.optional) return value as never
+    if (value === true || value === 'true') return true
+    if (value === false || value === 'false') return false
+    throw failure(this.options, 'Validation failed (boolean string is expected)')
+  }
+}
+
+const uuidPatterns: Record<string, RegExp> = {
+  3: /^[0-9A-F]{8}-[0-9A-F]{4}-3[0-9A-F]{3}-[0-9A-F]{4}-[0-9A-F]{12}$/i,
+  4: /^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/i,
+  5: /^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/i,
+  7: /^[0-9A-F]{8}-[0-9A-F]{4}-7[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/i,
+  all: /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/i
+}
+
+/** Accepts a UUID string (any version, or the one given). */
+export class ParseUUIDPipe implements PipeTransform<unknown, string> {
+  readonly #pattern: RegExp
+  readonly #message: string
+  constructor (private readonly options: ParsePipeOptions & { version?: '3' | '4' | '5' | '7' } = {}) {
+    this.#pattern = uuidPatterns[options.version ?? 'all']
+    this.#message = `Validation failed (uuid${options.version ? ` v${options.version}` : ''} is expected)`
+  }
+
+  transform (value: unknown): string {
+    if (isNil(value) && this.options.optional) return value as never
+    if (typeof value === 'string' && this.#pattern.test(value)) return value
+    throw failure(this.options, this.#message)
+  }
+}
+
+/** Accepts one of an enum's values. */
+export class ParseEnumPipe<T extends Record<string, string | number> = any> implements PipeTransform<unknown, T[keyof T]> {
+  readonly #values: Set<unknown>
+  constructor (enumType: T, private readonly options: ParsePipeOptions = {}) {
+    if (enumType === null || typeof enumType !== 'object') throw new TypeError('ParseEnumPipe needs an enum object, e.g. new ParseEnumPipe(Color).')
+    // Numeric TypeScript enums map values back to names; keep the values only.
+    this.#values = new Set(Object.keys(enumType).filter((key) => !/^\d+$/.test(key)).map((key) => enumType[key]))
+  }
+
+  transform (value: unknown): T[keyof T] {
+    if (isNil(value) && this.options.optional) return value as never
+    if (this.#values.has(value)) return value as T[keyof T]
+    if (typeof value === 'string' && this.#values.has(Number(value)) && value.trim() !== '') return Number(value) as T[keyof T]
+    throw failure(this.options, 'Validation failed (enum string is expected)')
+  }
+}
+
+export interface ParseArrayOptions extends ParsePipeOptions {
+  /** Separator of a string value (default ','). */
+  separator?: string
+  /** Converts each item: Number, String or Boolean. */
+  items?: NumberConstructor | StringConstructor | BooleanConstructor
+}
+
+/** Splits a delimited string (or takes an array) into an array, converting items if asked. */
+export class ParseArrayPipe implements PipeTransform<unknown, unknown[]> {
+  constructor (private readonly options: ParseArrayOptions = {}) {}
+  transform (value: unknown, metadata?: ArgumentMetadata): unknown[] {
+    if (isNil(value) && this.options.optional) return value as never
+    let items: unknown[]
+    if (Array.isArray(value)) items = value
+    else if (typeof value === 'string') items = value === '' ? [] : value.split(this.options.separator ?? ',')
+    else throw failure(this.options, 'Validation failed (parsable array expected)')
+    const convert = this.options.items
+    if (convert === undefined || convert === String) return convert === String ? items.map(String) : items
+    return items.map((item, index) => {
+      if (convert === Number) {
+        const number = typeof item === 'number' ? item : (typeof item === 'string' && item.trim() !== '' ? Number(item) : NaN)
+        if (!Number.isFinite(number)) throw failure(this.options, `Validation failed (item ${index} must be a number)`)
+        return number
+      }
+      if (item === true || item === 'true') return true
+      if (item === false || item === 'false') return false
+      throw failure(this.options, `Validation failed (item ${index} must be a boolean)`)
+    })
+  }
+}
+
+/** Substitutes a default for `undefined`, `null` and `NaN`. */
+export class DefaultValuePipe<T = unknown> implements PipeTransform<unknown, T> {
+  constructor (private readonly defaultValue: T) {}
+  transform (value: unknown): T {
+    if (isNil(value) || (typeof value === 'number' && Number.isNaN(value))) return this.defaultValue
+    return value as T
+  }
+}

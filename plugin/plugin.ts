@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { DecoratorPluginOptions } from '../types/index.js'
+import { scanModules, initOrder } from './scanner.js'
+import { Container } from './container.js'
+import { EnhancerRefs } from './enhancer-ref.js'
+import { createVersioning } from './versioning.js'
+import { checkRoutes, planControllers, registerController, type ControllerPlan, type RouterContext } from './router.js'
+import { createErrorHandler } from './exception-handler.js'
+import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
+import { registerView } from './view.js'
+import { isModule } from './module.js'
+import { ERR_INVALID_OPTIONS, describe } from './errors.js'
+
+const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
+const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
+
+function validateOptions (options: DecoratorPluginOptions): void {
+  if (options === null || typeof options !== 'object') {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin needs options { module: AppModule }, given ${describe(options)}.`)
+  }
+  if (!isModule(options.module)) {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "module" must be a class decorated with @Module(), given ${describe(options.module)}.`)
+  }
+  if (options.prefix !== undefined && typeof options.prefix !== 'string') {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "prefix" must be a string, given ${describe(options.prefix)}.`)
+  }
+  for (const list of enhancerLists) {
+    const entries = options[list]
+    if (entries === undefined) continue
+    if (!Array.isArray(entries)) throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "${list}" must be an array, given ${describe(entries)}.`)
+    entries.forEach((entry, i) => {
+      const method = enhancerMethods[list]
+      const holder = typeof entry === 'function' ? entry.prototype : entry
+      if (typeof holder?.[method] !== 'function') {
+        throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "${list}"[${i}] must be a class or an instance with ${method}(), given ${describe(entry)}.`)
+      }
+    })
+  }
+  if (options.overrides !== undefined && !Array.isArray(options.overrides)) {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "overrides" must be an array of providers, given ${describe(options.overrides)}.`)
+  }
+}
+
+async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
+  validateOptions(options)
+  // Everything is planned and checked before Fastify is touched: a bad declaration registers nothing.
+  const graph = scanModules(options.module)
+  const container = new Container(graph, options.overrides)
+  const refs = new EnhancerRefs(container)
+  const versioning = createVersioning(options.versioning)
+  const ctx: RouterContext = {
+    container,
+    refs,
+    versioning,
+    prefix: options.prefix ?? '',
+    uriVersioning: options.versioning?.type === 'uri',
+    allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
+    globals: {
+      guards: refs.of(options.globalGuards ?? [], graph.root),
+      pipes: refs.of(options.globalPipes ?? [], graph.root),
+      interceptors: refs.of(options.globalInterceptors ?? [], graph.root),
+      filters: refs.of(options.globalFilters ?? [], graph.root)
+    }
+  }
+  const modules = initOrder(graph)
+  const plans = new Map<(typeof modules)[number], ControllerPlan[]>(modules.map((module) => [module, planControllers(module, ctx)]))
+  for (const module of modules) container.moduleClass(module)
+  const noAutoHead = checkRoutes([...plans.values()].flat())
+  const renders = [...plans.values()].flat().flatMap((plan) => plan.routes).filter((route) => route.render !== undefined)
+  container.finalize()
+
+  app.decorate('container', container.publicApi())
+
+  await app.register(async function decoratorRoot (root) {
+    await registerView(root, app, options.view, renders)
+    versioning.install(root)
+    root.setErrorHandler(createErrorHandler([...ctx.globals.filters].reverse(), refs))
+    for (const module of modules) {
+      await root.register(async function moduleContext (instance) {
+        module.fastify = instance
+        for (const plan of plans.get(module)!) await registerController(instance, plan, ctx, noAutoHead)
+      })
+    }
+    await container.instantiate()
+    await refs.fill()
+    const targets = lifecycleOrder(container, modules)
+    root.addHook('onClose', async () => { await runDestroy(targets) })
+    await runInit(targets)
+  })
+}
+
+/** Registers a decorator application, from its root module, inside a Fastify app. */
+const plugin = fp(decoratorPlugin, { name: 'fastify-decorator-plugin', fastify: '5.x' })
+export { plugin as decoratorPlugin }

@@ -1,0 +1,186 @@
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import type { CanActivate, ExceptionFilter, NestInterceptor, PipeTransform, Type, VersionValue } from '../types/index.js'
+import type { Binding, Container } from './container.js'
+import type { ModuleNode } from './scanner.js'
+import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import type { Versioning } from './versioning.js'
+import { controllerDefinition, routeDefinitions } from './controller.js'
+import { paramDefinitions } from './params.js'
+import { enhancersOf, kFilters, kGuards, kInterceptors, kPipes } from './enhancers.js'
+import { kHeaders, kHttpCode, kRedirect, kRender, kRouteInfo } from './symbols.js'
+import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
+import { createErrorHandler } from './exception-handler.js'
+import { handlerVersion } from './versioning.js'
+import { routeOptionsOf } from './route-options.js'
+import { ERR_DUPLICATE_ROUTE, ERR_INVALID_DECLARATION } from './errors.js'
+
+/** Joins path pieces into `/a/b`, never doubling or dropping slashes; '' when empty. */
+export function joinPath (...parts: string[]): string {
+  const segments = parts.flatMap((part) => part.split('/')).filter((segment) => segment !== '')
+  return segments.length === 0 ? '' : `/${segments.join('/')}`
+}
+
+export interface Globals {
+  guards: Array<EnhancerRef<CanActivate>>
+  pipes: Array<EnhancerRef<PipeTransform>>
+  interceptors: Array<EnhancerRef<NestInterceptor>>
+  filters: Array<EnhancerRef<ExceptionFilter>>
+}
+
+interface RoutePlan {
+  owner: string
+  methods: string[]
+  url: string
+  fullUrl: string
+  constraints: Record<string, unknown>
+  render?: string
+  build: () => Partial<RouteOptions>
+}
+
+export interface ControllerPlan {
+  module: ModuleNode
+  cls: Type
+  binding: Binding
+  prefix: string
+  filters: Array<EnhancerRef<ExceptionFilter>>
+  routes: RoutePlan[]
+}
+
+export interface RouterContext {
+  container: Container
+  refs: EnhancerRefs
+  versioning: Versioning
+  globals: Globals
+  prefix: string
+  uriVersioning: boolean
+  allMethods: string[]
+}
+
+/** Plans every controller's routes; nothing touches Fastify until the whole plan is valid. */
+export function planControllers (module: ModuleNode, ctx: RouterContext): ControllerPlan[] {
+  return module.controllers.map((cls) => planController(module, cls, ctx))
+}
+
+function planController (module: ModuleNode, cls: Type, ctx: RouterContext): ControllerPlan {
+  const { container, refs, globals } = ctx
+  const definition = controllerDefinition(cls)!
+  const binding = container.controller(module, cls)
+  const classEnhancers = {
+    guards: refs.of<CanActivate>(enhancersOf(kGuards, cls), module),
+    pipes: refs.of<PipeTransform>(enhancersOf(kPipes, cls), module),
+    interceptors: refs.of<NestInterceptor>(enhancersOf(kInterceptors, cls), module),
+    filters: refs.of<ExceptionFilter>(enhancersOf(kFilters, cls), module)
+  }
+  const prefix = ctx.uriVersioning ? joinPath(ctx.prefix) : joinPath(ctx.prefix, definition.path)
+  const hosts = definition.host === undefined ? [undefined] : (Array.isArray(definition.host) ? definition.host : [definition.host])
+  const routes: RoutePlan[] = []
+
+  for (const route of routeDefinitions(cls)) {
+    const method = (cls.prototype as Record<string | symbol, unknown>)[route.key]
+    const owner = `${cls.name}.${String(route.key)}`
+    if (typeof method !== 'function') {
+      throw new ERR_INVALID_DECLARATION(`${owner} is decorated as a route but is not a method.`)
+    }
+    const params = paramDefinitions(cls.prototype, route.key)
+    const seen = new Set<number>()
+    for (const param of params) {
+      if (seen.has(param.index)) throw new ERR_INVALID_DECLARATION(`${owner}: parameter ${param.index} has more than one parameter decorator; keep one.`)
+      seen.add(param.index)
+    }
+    const guards = [...globals.guards, ...classEnhancers.guards, ...refs.of<CanActivate>(enhancersOf(kGuards, method), module)]
+    const pipes = [...globals.pipes, ...classEnhancers.pipes, ...refs.of<PipeTransform>(enhancersOf(kPipes, method), module)]
+    const interceptors = [...globals.interceptors, ...classEnhancers.interceptors, ...refs.of<NestInterceptor>(enhancersOf(kInterceptors, method), module)]
+    const methodFilters = refs.of<ExceptionFilter>(enhancersOf(kFilters, method), module)
+    const paramPipes = new Map(params.map((param) => [param, refs.of<PipeTransform>(param.pipes, module)]))
+    const render: string | undefined = Reflect.getOwnMetadata(kRender, method)
+    const plan: HandlerPlan = {
+      cls,
+      key: route.key,
+      method: method as HandlerPlan['method'],
+      controller: binding,
+      params,
+      paramTypes: Reflect.getMetadata('design:paramtypes', cls.prototype, route.key),
+      pipes,
+      interceptors,
+      status: Reflect.getOwnMetadata(kHttpCode, method) ?? (route.method === 'POST' ? 201 : 200),
+      headers: Reflect.getOwnMetadata(kHeaders, method) ?? [],
+      redirect: Reflect.getOwnMetadata(kRedirect, method),
+      render
+    }
+    const options = routeOptionsOf(method)
+    const version: VersionValue | undefined = handlerVersion(method) ?? definition.version
+    const methods = route.method === 'ALL' ? ctx.allMethods : [route.method]
+    // Built after the container is final (scopes are known then), once per route.
+    let built: Partial<RouteOptions> | undefined
+    const build = (): Partial<RouteOptions> => {
+      if (built) return built
+      const filters = methodFilters.length > 0 ? [...methodFilters].reverse().concat([...classEnhancers.filters].reverse(), [...globals.filters].reverse()) : undefined
+      built = {
+        handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
+        preValidation: guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined,
+        errorHandler: filters ? createErrorHandler(filters, refs) : undefined,
+        schema: options.schema,
+        config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
+      } as Partial<RouteOptions>
+      return built
+    }
+
+    for (const variant of ctx.versioning.variants(version)) {
+      for (const host of hosts) {
+        const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, route.path) : joinPath(route.path)
+        const constraints: Record<string, unknown> = { ...options.constraints }
+        if (host !== undefined) constraints.host = host
+        if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
+        routes.push({ owner, methods, url, fullUrl: joinPath(prefix, url) || '/', constraints, render, build })
+      }
+    }
+  }
+  return { module, cls, binding, prefix, filters: classEnhancers.filters, routes }
+}
+
+function constraintKey (constraints: Record<string, unknown>): string {
+  return Object.keys(constraints).sort().map((key) => `${key}=${String(constraints[key])}`).join(',')
+}
+
+/** Fails on two handlers claiming one method, path and constraints; plans HEAD beside GET. */
+export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
+  const claims = new Map<string, RoutePlan>()
+  for (const route of plans.flatMap((plan) => plan.routes)) {
+    for (const method of route.methods) {
+      const key = `${method} ${route.fullUrl} ${constraintKey(route.constraints)}`
+      const other = claims.get(key)
+      if (other) {
+        const where = Object.keys(route.constraints).length > 0 ? ` with constraints {${constraintKey(route.constraints)}}` : ''
+        throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${route.fullUrl}${where}. Give one of them another path, method, host or version.`)
+      }
+      claims.set(key, route)
+    }
+  }
+  // A GET whose path also has an explicit HEAD handler must not expose Fastify's automatic HEAD.
+  const noAutoHead = new Set<RoutePlan>()
+  for (const route of plans.flatMap((plan) => plan.routes)) {
+    if (route.methods.includes('GET') && claims.get(`HEAD ${route.fullUrl} ${constraintKey(route.constraints)}`) !== route &&
+      claims.has(`HEAD ${route.fullUrl} ${constraintKey(route.constraints)}`)) noAutoHead.add(route)
+  }
+  return noAutoHead
+}
+
+/** Registers a controller as its own encapsulated context of its module's, its routes inside. */
+export async function registerController (parent: FastifyInstance, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>): Promise<void> {
+  await parent.register(async function controllerContext (instance) {
+    plan.binding.fastify = instance
+    if (plan.filters.length > 0) {
+      instance.setErrorHandler(createErrorHandler([...plan.filters].reverse().concat([...ctx.globals.filters].reverse()), ctx.refs))
+    }
+    for (const route of plan.routes) {
+      const options = route.build()
+      instance.route({
+        ...options,
+        method: route.methods,
+        url: route.url === '' && plan.prefix === '' ? '/' : route.url,
+        constraints: route.constraints,
+        exposeHeadRoute: noAutoHead.has(route) ? false : undefined
+      } as RouteOptions)
+    }
+  }, { prefix: plan.prefix })
+}

@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module'
+import type { ArgumentMetadata, PipeTransform, Type } from '../types/index.js'
+import { BadRequestException, HttpException } from './exceptions.js'
+import { ERR_MISSING_PEER } from './errors.js'
+
+export interface ValidationPipeOptions {
+  /** Return DTO instances and convert primitives by design type. */
+  transform?: boolean
+  /** Strip properties without validation decorators. */
+  whitelist?: boolean
+  /** Fail on properties without validation decorators (with whitelist). */
+  forbidNonWhitelisted?: boolean
+  skipMissingProperties?: boolean
+  skipUndefinedProperties?: boolean
+  skipNullProperties?: boolean
+  forbidUnknownValues?: boolean
+  stopAtFirstError?: boolean
+  groups?: string[]
+  /** Also validate values from custom parameter decorators. */
+  validateCustomDecorators?: boolean
+  /** Status of the validation error (default 400). */
+  errorHttpStatusCode?: number
+  /** Turns class-validator errors into the thrown error. */
+  exceptionFactory?: (errors: ValidationError[]) => unknown
+  /** Options passed to class-transformer's plainToInstance. */
+  transformOptions?: Record<string, unknown>
+  /** Options passed to class-validator's validate (merged over the ones above). */
+  validatorOptions?: Record<string, unknown>
+}
+
+export interface ValidationError {
+  property: string
+  constraints?: Record<string, string>
+  children?: ValidationError[]
+}
+
+interface Peers {
+  validate: (object: object, options: Record<string, unknown>) => Promise<ValidationError[]>
+  plainToInstance: (cls: Type, plain: unknown, options?: Record<string, unknown>) => any
+  instanceToPlain: (object: unknown, options?: Record<string, unknown>) => unknown
+}
+
+let peers: Peers | undefined
+// Optional peers, loaded the first time a ValidationPipe is made.
+function loadPeers (): Peers {
+  if (peers) return peers
+  const require = createRequire(import.meta.url)
+  try {
+    const validator = require('class-validator')
+    const transformer = require('class-transformer')
+    peers = { validate: validator.validate, plainToInstance: transformer.plainToInstance, instanceToPlain: transformer.instanceToPlain }
+    return peers
+  } catch (error) {
+    throw new ERR_MISSING_PEER('ValidationPipe needs the packages class-validator and class-transformer: npm install class-validator class-transformer', { cause: error })
+  }
+}
+
+const unvalidated = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date])
+const validatorKeys = ['whitelist', 'forbidNonWhitelisted', 'skipMissingProperties', 'skipUndefinedProperties', 'skipNullProperties', 'forbidUnknownValues', 'stopAtFirstError', 'groups'] as const
+
+/** Validates DTO classes with class-validator; 400 with every constraint message. */
+export class ValidationPipe implements PipeTransform {
+  readonly #options: ValidationPipeOptions
+  readonly #validatorOptions: Record<string, unknown>
+  readonly #peers: Peers
+
+  constructor (options: ValidationPipeOptions = {}) {
+    this.#peers = loadPeers()
+    this.#options = options
+    const picked: Record<string, unknown> = { forbidUnknownValues: false }
+    for (const key of validatorKeys) if (options[key] !== undefined) picked[key] = options[key]
+    this.#validatorOptions = { ...picked, ...options.validatorOptions }
+  }
+
+  async transform (value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype, type } = metadata
+    const validate = metatype !== undefined && !unvalidated.has(metatype) && (type !== 'custom' || this.#options.validateCustomDecorators === true)
+    if (!validate) return this.#options.transform ? transformPrimitive(value, metadata) : value
+
+    const given = value === null || value === undefined ? {} : value
+    const entity = this.#peers.plainToInstance(metatype, given, this.#options.transformOptions)
+    // An array or primitive body still gets validated against the DTO as a stand-in.
+    const target = entity !== null && typeof entity === 'object' && entity.constructor === metatype ? entity : Object.assign(Object.create(metatype.prototype), {})
+    const errors = await this.#peers.validate(target, this.#validatorOptions)
+    if (errors.length > 0) throw this.#fail(errors)
+    if (this.#options.transform) return entity
+    if (value === null || value === undefined) return value
+    return this.#options.whitelist ? this.#peers.instanceToPlain(entity, this.#options.transformOptions) : value
+  }
+
+  #fail (errors: ValidationError[]): unknown {
+    if (this.#options.exceptionFactory) return this.#options.exceptionFactory(errors)
+    const messages = flatten(errors)
+    const status = this.#options.errorHttpStatusCode ?? 400
+    return status === 400 ? new BadRequestException(messages) : new HttpException(messages, status)
+  }
+}
+
+function flatten (errors: ValidationError[], path = ''): string[] {
+  return errors.flatMap((error) => {
+    const own = Object.values(error.constraints ?? {}).map((message) => path ? `${path}${message}` : message)
+    return own.concat(flatten(error.children ?? [], `${path}${error.property}.`))
+  })
+}
+
+function transformPrimitive (value: unknown, metadata: ArgumentMetadata): unknown {
+  if (metadata.data === undefined || (metadata.type !== 'param' && metadata.type !== 'query') || value === undefined) return value
+  if (metadata.metatype === Number) return +(value as number)
+  if (metadata.metatype === Boolean) return value === true || value === 'true'
+  if (metadata.metatype === String) return String(value)
+  return value
+}

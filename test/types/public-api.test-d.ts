@@ -1,0 +1,25 @@
+// Type tests: compiled with tsc --noEmit in `npm test`; each @ts-expect-error must be an error.
+import Fastify from 'fastify'
+import { decoratorPlugin, Module, Controller, Get, UseGuards, type CanActivate, type ExecutionContext } from '../../plugin/index.js'
+
+@Module({})
+class AppModule {}
+
+const app = Fastify()
+await app.register(decoratorPlugin, { module: AppModule })
+// @ts-expect-error: module is required
+await app.register(decoratorPlugin, {})
+// @ts-expect-error: prefix is a string
+await app.register(decoratorPlugin, { module: AppModule, prefix: 1 })
+
+class Guard implements CanActivate { canActivate (ctx: ExecutionContext) { return ctx.getType() === 'http' } }
+
+@Controller('x')
+@UseGuards(Guard)
+class X {
+  @Get() get () { return 1 }
+}
+void X
+
+const value: number = app.container.get<number>('token')
+void value

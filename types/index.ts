@@ -1,0 +1,159 @@
+// Public types of fastify-decorator-plugin. Runtime values live in plugin/.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
+
+/** The user a guard attached to the request. Augment it to type `request.user`. */
+export interface RequestUser { [key: string]: unknown }
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by guards, read by custom parameter decorators. */
+    user?: RequestUser
+  }
+  interface FastifyInstance {
+    /** The application container of fastify-decorator-plugin. */
+    container: Container
+  }
+}
+
+export type Request = FastifyRequest
+export type Response = FastifyReply
+
+/** A class that can be constructed. */
+export interface Type<T = any> extends Function { new (...args: any[]): T }
+/** A class, possibly abstract, used as a token. */
+export type AbstractType<T = any> = abstract new (...args: any[]) => T
+export type InjectionToken<T = any> = Type<T> | AbstractType<T> | string | symbol
+
+export type ScopeName = 'DEFAULT' | 'REQUEST' | 'TRANSIENT'
+
+export interface InjectableOptions { scope?: ScopeName }
+
+export interface OptionalFactoryDependency { token: InjectionToken, optional: boolean }
+
+export interface ClassProvider<T = any> { provide: InjectionToken, useClass: Type<T>, scope?: ScopeName }
+export interface ValueProvider<T = any> { provide: InjectionToken, useValue: T }
+export interface FactoryProvider<T = any> {
+  provide: InjectionToken
+  useFactory: (...args: any[]) => T | Promise<T>
+  inject?: Array<InjectionToken | OptionalFactoryDependency>
+  scope?: ScopeName
+}
+export interface ExistingProvider { provide: InjectionToken, useExisting: InjectionToken }
+export type Provider<T = any> = Type<T> | ClassProvider<T> | ValueProvider<T> | FactoryProvider<T> | ExistingProvider
+
+/** A Fastify plugin, or a plugin with its options, registered inside a module's context. */
+export type ModulePlugin = ((instance: FastifyInstance, opts: any) => any) | { default: any } | [any, Record<string, unknown>?]
+
+export interface ModuleMetadata {
+  imports?: Type[]
+  controllers?: Type[]
+  providers?: Provider[]
+  exports?: Array<InjectionToken | Type>
+  plugins?: ModulePlugin[]
+}
+
+export interface ControllerOptions {
+  path?: string
+  host?: string | RegExp | Array<string | RegExp>
+  version?: VersionValue
+}
+
+export type VersionValue = string | symbol | Array<string | symbol>
+
+export interface HttpArgumentsHost {
+  getRequest<T = FastifyRequest>(): T
+  getResponse<T = FastifyReply>(): T
+  getNext<T = undefined>(): T
+}
+
+export type ContextType = 'http'
+
+export interface ArgumentsHost {
+  getArgs<T extends unknown[] = unknown[]>(): T
+  getArgByIndex<T = unknown>(index: number): T
+  switchToHttp(): HttpArgumentsHost
+  getType<T extends string = ContextType>(): T
+}
+
+export interface ExecutionContext extends ArgumentsHost {
+  getClass<T = any>(): Type<T>
+  getHandler(): (...args: any[]) => any
+}
+
+export interface CanActivate {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> | ObservableLike<boolean>
+}
+
+export interface ArgumentMetadata {
+  type: 'body' | 'query' | 'param' | 'custom'
+  metatype?: Type | undefined
+  data?: string | undefined
+}
+
+export interface PipeTransform<T = any, R = any> {
+  transform(value: T, metadata: ArgumentMetadata): R | Promise<R>
+}
+
+/** Anything with `subscribe`, such as an rxjs Observable. */
+export interface ObservableLike<T = unknown> {
+  subscribe(observer: { next?: (value: T) => void, error?: (err: unknown) => void, complete?: () => void }): unknown
+}
+
+export interface CallHandler<T = any> {
+  /** Runs the rest of the chain (inner interceptors, pipes, handler) and gives its result. */
+  handle(): Promise<T>
+}
+
+export interface NestInterceptor<T = any, R = any> {
+  intercept(context: ExecutionContext, next: CallHandler<T>): R | Promise<R> | ObservableLike<R>
+}
+
+export interface ExceptionFilter<T = any> {
+  catch(exception: T, host: ArgumentsHost): unknown
+}
+
+export interface OnModuleInit { onModuleInit(): unknown }
+export interface OnModuleDestroy { onModuleDestroy(): unknown }
+
+export type EnhancerEntry<T> = Type<T> | T
+
+export type VersioningOptions =
+  | { type: 'header', header?: string, defaultVersion?: VersionValue }
+  | { type: 'uri', prefix?: string | false, defaultVersion?: VersionValue }
+  | { type: 'media-type', key?: string, defaultVersion?: VersionValue }
+  | { type: 'custom', extractor: (request: FastifyRequest) => string | string[] | undefined, defaultVersion?: VersionValue }
+
+export interface DecoratorPluginOptions {
+  /** The root module class. */
+  module: Type
+  /** A prefix for every controller path. */
+  prefix?: string
+  versioning?: VersioningOptions
+  globalGuards?: Array<EnhancerEntry<CanActivate>>
+  globalPipes?: Array<EnhancerEntry<PipeTransform>>
+  globalInterceptors?: Array<EnhancerEntry<NestInterceptor>>
+  globalFilters?: Array<EnhancerEntry<ExceptionFilter>>
+  /** Options for @fastify/view, registered for @Render routes. */
+  view?: Record<string, unknown>
+  /** Providers that replace those of the same token anywhere in the graph. */
+  overrides?: Provider[]
+}
+
+export interface Container {
+  /** A provider instance by token (singletons). */
+  get<T = any>(token: InjectionToken<T>): T
+  /** A provider instance for a request: request-scoped providers get that request's instance. */
+  resolve<T = any>(token: InjectionToken<T>, request?: FastifyRequest): Promise<T>
+}
+
+export type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onTimeout' | 'onRequestAbort'
+
+export type RouteSchemaOptions = NonNullable<RouteShorthandOptions['schema']>
+
+export interface UploadedFileInfo {
+  fieldname: string
+  filename: string
+  encoding: string
+  mimetype: string
+  buffer: Buffer
+}
