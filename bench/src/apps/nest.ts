@@ -1,0 +1,110 @@
+import 'reflect-metadata'
+import {
+  Body, Controller, Delete, Get, Headers, Inject, Injectable, Module, Param, ParseIntPipe, Post, Query,
+  Scope, UseGuards, UseInterceptors, UsePipes, ValidationPipe,
+  type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
+} from '@nestjs/common'
+import { NestFactory, REQUEST } from '@nestjs/core'
+import { FastifyAdapter, RouteSchema, type NestFastifyApplication } from '@nestjs/platform-fastify'
+import type { FastifyRequest } from 'fastify'
+import { map, type Observable } from 'rxjs'
+import { CONTROLLERS, TOKEN, itemSchema, type AppName } from '../scenarios.js'
+import { CreateItemDto } from './dto.js'
+
+// The benchmark apps written with NestJS on its Fastify adapter, compiled by tsc with metadata.
+
+@Controller()
+class HelloController {
+  @Get('hello') hello () { return { hello: 'world' } }
+}
+
+@Controller('users')
+class UsersController {
+  @Get(':id')
+  find (@Param('id', ParseIntPipe) id: number, @Query('fields') fields: string, @Headers('x-tenant') tenant: string) {
+    return { id, fields, tenant }
+  }
+}
+
+@Injectable()
+class TokenGuard implements CanActivate {
+  canActivate (ctx: ExecutionContext): boolean {
+    return ctx.switchToHttp().getRequest<FastifyRequest>().headers.authorization === TOKEN
+  }
+}
+
+@Injectable()
+class WrapInterceptor implements NestInterceptor {
+  intercept (ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((data) => ({ data })))
+  }
+}
+
+@Controller('items')
+@UseGuards(TokenGuard)
+@UseInterceptors(WrapInterceptor)
+class ItemsController {
+  @Post()
+  @RouteSchema({ body: itemSchema })
+  create (@Body() body: CreateItemDto) { return { id: 1, name: body.name, qty: body.qty } }
+}
+
+@Controller('items')
+@UseGuards(TokenGuard)
+@UseInterceptors(WrapInterceptor)
+class ValidatedItemsController {
+  @Post()
+  @UsePipes(new ValidationPipe())
+  create (@Body() body: CreateItemDto) { return { id: 1, name: body.name, qty: body.qty } }
+}
+
+@Injectable({ scope: Scope.REQUEST })
+class RequestContext {
+  readonly id: string | undefined
+  #count = 0
+  constructor (@Inject(REQUEST) request: FastifyRequest) { this.id = request.headers['x-request-id'] as string | undefined }
+  touch (): number { return ++this.#count }
+}
+
+@Controller('scoped')
+class ScopedController {
+  constructor (private readonly context: RequestContext) {}
+  @Get() get () { return { requestId: this.context.id, count: this.context.touch() } }
+}
+
+function startupControllers (): Type[] {
+  const controllers: Type[] = []
+  for (let c = 0; c < CONTROLLERS; c++) {
+    @Controller(`c${c}`)
+    class ResourceController {
+      @Get() list () { return { c, items: [] } }
+      @Get(':id') get (@Param('id') id: string) { return { c, id } }
+      @Post() create (@Body() body: unknown) { return { c, body } }
+      @Delete(':id') remove (@Param('id') id: string) { return { c, deleted: id } }
+    }
+    controllers.push(ResourceController)
+  }
+  return controllers
+}
+
+function rootModule (name: AppName): Type {
+  const controllers: Record<AppName, () => Type[]> = {
+    hello: () => [HelloController],
+    params: () => [UsersController],
+    pipeline: () => [ItemsController],
+    'pipeline-cv': () => [ValidatedItemsController],
+    'request-scope': () => [ScopedController],
+    startup: startupControllers
+  }
+  const providers = name === 'request-scope' ? [RequestContext] : []
+  @Module({ controllers: controllers[name](), providers })
+  class AppModule {}
+  return AppModule
+}
+
+/** Starts the NestJS app for one scenario on 127.0.0.1; resolves to its port. */
+export async function listen (name: AppName): Promise<number> {
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule(name), new FastifyAdapter(), { logger: false })
+  await app.listen(0, '127.0.0.1')
+  return (app.getHttpServer().address() as { port: number }).port
+}

@@ -1,0 +1,190 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { isDeepStrictEqual, parseArgs } from 'node:util'
+import { cpus } from 'node:os'
+import autocannon from 'autocannon'
+import { scenarios, startupChecks, type AppName, type BenchRequest, type Check, type ScenarioName } from './scenarios.js'
+
+// Runs every target through every scenario, alternating targets (raw, plugin, NestJS, raw, ...)
+// round after round so drift of the machine hits them all alike, and prints a markdown table.
+
+const targets = ['raw', 'plugin', 'nest'] as const
+type Target = typeof targets[number]
+const label: Record<Target, string> = { raw: 'raw Fastify', plugin: 'plugin', nest: 'NestJS' }
+const goals: Record<ScenarioName | 'startup', string> = {
+  hello: '>= 0.97', params: '>= 0.95', pipeline: '>= 0.90', 'pipeline-cv': '>= 0.85', 'request-scope': '>= 0.85', startup: '<= 1.3'
+}
+
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    'startup-rounds': { type: 'string', default: '5' },
+    scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,request-scope,startup' },
+    targets: { type: 'string', default: targets.join(',') },
+    // Writes a CPU profile of this target's server into the given folder (node --cpu-prof).
+    profile: { type: 'string' },
+    'profile-dir': { type: 'string', default: fileURLToPath(new URL('../../profiles', import.meta.url)) }
+  }
+})
+const duration = Number(opts.duration)
+const warmup = Number(opts.warmup)
+const connections = Number(opts.connections)
+const rounds = Number(opts.rounds)
+const startupRounds = Number(opts['startup-rounds'])
+const chosen = opts.scenarios.split(',') as Array<ScenarioName | 'startup'>
+const chosenTargets = opts.targets.split(',') as Target[]
+for (const name of chosen) if (!(name in goals)) throw new Error(`Unknown scenario "${name}"; use ${Object.keys(goals).join(', ')}.`)
+for (const target of chosenTargets) if (!targets.includes(target)) throw new Error(`Unknown target "${target}"; use ${targets.join(', ')}.`)
+
+interface Server { child: ChildProcess, port: number, startupMs: number, rss: number }
+
+function start (target: Target, name: AppName): Promise<Server> {
+  const execArgv = opts.profile === target ? ['--cpu-prof', `--cpu-prof-dir=${opts['profile-dir']}`] : []
+  const child = fork(new URL('./server.js', import.meta.url), [target, name], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`${target} ${name}: not listening after 60 s`)) }, 60_000)
+    child.once('message', (message: Omit<Server, 'child'>) => { clearTimeout(timer); resolve({ child, ...message }) })
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${target} ${name}: exited with code ${code} before listening`)) })
+  })
+}
+
+// Disconnecting lets the server exit on its own, so a CPU profile gets written.
+async function stop (server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return
+  const exited = new Promise((resolve) => server.child.once('exit', resolve))
+  server.child.disconnect()
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000)
+  await exited
+  clearTimeout(timer)
+}
+
+function bodyOf (request: BenchRequest): string | undefined {
+  return request.body === undefined ? undefined : JSON.stringify(request.body)
+}
+
+async function check (server: Server, target: Target, checks: Check[]): Promise<void> {
+  for (const c of checks) {
+    const response = await fetch(`http://127.0.0.1:${server.port}${c.path}`, { method: c.method, headers: c.headers, body: bodyOf(c) })
+    const text = await response.text()
+    const ok = response.status === c.status && (c.json === undefined || isDeepStrictEqual(JSON.parse(text), c.json))
+    if (!ok) {
+      throw new Error(`${label[target]}: ${c.method} ${c.path} (${c.why}) answered ${response.status} ${text}; expected ${c.status} ${c.json === undefined ? '' : JSON.stringify(c.json)}`)
+    }
+  }
+}
+
+interface Sample { rps: number, p99: number }
+
+async function measure (server: Server, target: Target, name: ScenarioName, seconds: number): Promise<Sample> {
+  const { request, checks } = scenarios[name]
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: bodyOf(request),
+    connections,
+    duration: seconds,
+    // Every timed response is compared with the expected body, not only the first.
+    expectBody: JSON.stringify(checks[0].json)
+  })
+  const bad = result.errors + result.timeouts + result.non2xx + result.mismatches
+  if (bad > 0) throw new Error(`${label[target]} ${name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${result.mismatches} wrong bodies`)
+  return { rps: result.requests.average, p99: result.latency.p99 }
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+const spread = (values: number[]): string => `${(100 * (Math.max(...values) - Math.min(...values)) / median(values)).toFixed(1)}%`
+const ratio = (value: number | undefined, base: number | undefined): string =>
+  value === undefined || base === undefined ? 'n/a' : (value / base).toFixed(2)
+const fmt = (value: number | undefined, digits = 0): string => value === undefined ? 'n/a' : value.toFixed(digits)
+const log = (line: string): void => { process.stderr.write(`${line}\n`) }
+
+const throughput = new Map<ScenarioName, Map<Target, Sample[]>>()
+const startup = new Map<Target, Array<{ ms: number, rss: number }>>()
+
+for (const name of chosen) {
+  if (name === 'startup') continue
+  const servers = new Map<Target, Server>()
+  try {
+    for (const target of chosenTargets) {
+      const server = await start(target, name)
+      servers.set(target, server)
+      await check(server, target, scenarios[name].checks)
+    }
+    for (const target of chosenTargets) await measure(servers.get(target)!, target, name, warmup)
+    const samples = new Map<Target, Sample[]>(chosenTargets.map((target) => [target, []]))
+    for (let round = 1; round <= rounds; round++) {
+      for (const target of chosenTargets) {
+        const sample = await measure(servers.get(target)!, target, name, duration)
+        samples.get(target)!.push(sample)
+        log(`${name} round ${round} ${label[target]}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms`)
+      }
+    }
+    throughput.set(name, samples)
+  } finally {
+    for (const server of servers.values()) await stop(server)
+  }
+}
+
+if (chosen.includes('startup')) {
+  for (let round = 1; round <= startupRounds; round++) {
+    for (const target of chosenTargets) {
+      const server = await start(target, 'startup')
+      try {
+        await check(server, target, startupChecks)
+      } finally {
+        await stop(server)
+      }
+      const list = startup.get(target) ?? []
+      list.push({ ms: server.startupMs, rss: server.rss })
+      startup.set(target, list)
+      log(`startup round ${round} ${label[target]}: ${server.startupMs.toFixed(0)} ms, RSS ${(server.rss / 2 ** 20).toFixed(1)} MB`)
+    }
+  }
+}
+
+const lines: string[] = []
+const has = (target: Target): boolean => chosenTargets.includes(target)
+if (throughput.size > 0) {
+  lines.push('| scenario | raw Fastify req/s | plugin req/s | plugin / raw | target | NestJS req/s | NestJS / raw | plugin / NestJS | p99 ms raw / plugin / NestJS |')
+  lines.push('|---|---:|---:|---:|---|---:|---:|---:|---:|')
+  for (const [name, samples] of throughput) {
+    const rps = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.rps)) : undefined
+    const p99 = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.p99)) : undefined
+    lines.push(`| ${name} | ${fmt(rps('raw'))} | ${fmt(rps('plugin'))} | ${ratio(rps('plugin'), rps('raw'))} | ${goals[name]} | ${fmt(rps('nest'))} | ${ratio(rps('nest'), rps('raw'))} | ${ratio(rps('plugin'), rps('nest'))} | ${fmt(p99('raw'))} / ${fmt(p99('plugin'))} / ${fmt(p99('nest'))} |`)
+  }
+  lines.push('')
+}
+if (startup.size > 0) {
+  const ms = (target: Target) => has(target) ? median(startup.get(target)!.map((s) => s.ms)) : undefined
+  const rss = (target: Target) => has(target) ? median(startup.get(target)!.map((s) => s.rss)) / 2 ** 20 : undefined
+  lines.push('| startup (500 controllers x 4 routes) | raw Fastify | plugin | plugin / raw | target | NestJS | NestJS / raw | NestJS / plugin |')
+  lines.push('|---|---:|---:|---:|---|---:|---:|---:|')
+  lines.push(`| time to listening, ms | ${fmt(ms('raw'))} | ${fmt(ms('plugin'))} | ${ratio(ms('plugin'), ms('raw'))} | ${goals.startup} | ${fmt(ms('nest'))} | ${ratio(ms('nest'), ms('raw'))} | ${ratio(ms('nest'), ms('plugin'))} |`)
+  lines.push(`| RSS after ready, MB | ${fmt(rss('raw'), 1)} | ${fmt(rss('plugin'), 1)} | ${ratio(rss('plugin'), rss('raw'))} | ${goals.startup} | ${fmt(rss('nest'), 1)} | ${ratio(rss('nest'), rss('raw'))} | ${ratio(rss('nest'), rss('plugin'))} |`)
+  lines.push('')
+}
+// Spread between rounds: (max - min) / median of each target's samples.
+lines.push('| spread between rounds (max - min) / median | ' + chosenTargets.map((target) => label[target]).join(' | ') + ' |')
+lines.push('|---|' + chosenTargets.map(() => '---:').join('|') + '|')
+for (const [name, samples] of throughput) {
+  lines.push(`| ${name} req/s | ${chosenTargets.map((target) => spread(samples.get(target)!.map((s) => s.rps))).join(' | ')} |`)
+}
+if (startup.size > 0) {
+  lines.push(`| startup ms | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.ms))).join(' | ')} |`)
+  lines.push(`| startup RSS | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.rss))).join(' | ')} |`)
+}
+lines.push('')
+lines.push(`${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; ${connections} connections, ${duration} s per measurement after ${warmup} s of warm-up, ${rounds} rounds (startup: ${startupRounds} rounds); medians.`)
+
+const report = lines.join('\n')
+writeFileSync(new URL('../../results.md', import.meta.url), report + '\n')
+process.stdout.write(report + '\n')

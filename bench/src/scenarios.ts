@@ -1,0 +1,97 @@
+// The requests each scenario sends and the exact answers every target must give.
+
+export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'request-scope'
+export type AppName = ScenarioName | 'startup'
+
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'DELETE'
+  path: string
+  headers?: Record<string, string>
+  body?: unknown
+}
+
+export interface Check extends BenchRequest {
+  /** What the check proves, for error messages. */
+  why: string
+  status: number
+  /** The exact JSON body; omitted when only the status is compared (error formats differ). */
+  json?: unknown
+}
+
+export interface Scenario {
+  name: ScenarioName
+  /** The request that is timed. */
+  request: BenchRequest
+  /** The timed request's answer, then requests that prove the work is really done. */
+  checks: Check[]
+}
+
+export const TOKEN = 'Bearer bench-token'
+
+/** Body schema of the pipeline scenario, for Fastify's ajv (raw Fastify, plugin, NestJS). */
+export const itemSchema = {
+  type: 'object',
+  required: ['name', 'qty'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    qty: { type: 'integer', minimum: 0 }
+  }
+} as const
+
+export const forbidden = { message: 'Forbidden resource', error: 'Forbidden', statusCode: 403 }
+
+const item = { name: 'widget', qty: 3 }
+const created = { data: { id: 1, name: 'widget', qty: 3 } }
+const json = { 'content-type': 'application/json' }
+
+function pipeline (name: 'pipeline' | 'pipeline-cv'): Scenario {
+  const request: BenchRequest = { method: 'POST', path: '/items', headers: { ...json, authorization: TOKEN }, body: item }
+  return {
+    name,
+    request,
+    checks: [
+      { ...request, why: 'guard, validation, interceptor', status: 201, json: created },
+      { ...request, headers: json, why: 'the guard rejects a missing token', status: 403 },
+      { ...request, headers: { ...json, authorization: 'Bearer wrong' }, why: 'the guard rejects a wrong token', status: 403 },
+      { ...request, body: { name: 'widget', qty: 'many' }, why: 'validation rejects a bad body', status: 400 }
+    ]
+  }
+}
+
+const paramsRequest: BenchRequest = { method: 'GET', path: '/users/42?fields=name', headers: { 'x-tenant': 'acme' } }
+const scopeRequest: BenchRequest = { method: 'GET', path: '/scoped', headers: { 'x-request-id': 'req-7' } }
+
+export const scenarios: Record<ScenarioName, Scenario> = {
+  hello: {
+    name: 'hello',
+    request: { method: 'GET', path: '/hello' },
+    checks: [{ method: 'GET', path: '/hello', why: 'a small JSON object', status: 200, json: { hello: 'world' } }]
+  },
+  params: {
+    name: 'params',
+    request: paramsRequest,
+    checks: [
+      { ...paramsRequest, why: 'id as a number, query value, header', status: 200, json: { id: 42, fields: 'name', tenant: 'acme' } },
+      { ...paramsRequest, path: '/users/abc?fields=name', why: 'a non-integer id is rejected', status: 400 }
+    ]
+  },
+  pipeline: pipeline('pipeline'),
+  'pipeline-cv': pipeline('pipeline-cv'),
+  'request-scope': {
+    name: 'request-scope',
+    request: scopeRequest,
+    checks: [
+      { ...scopeRequest, why: 'a request-scoped provider reads this request', status: 200, json: { requestId: 'req-7', count: 1 } },
+      { ...scopeRequest, headers: { 'x-request-id': 'req-8' }, why: 'a fresh instance for the next request', status: 200, json: { requestId: 'req-8', count: 1 } }
+    ]
+  }
+}
+
+/** The startup app: CONTROLLERS controllers (c0 ... c499), each with these four routes. */
+export const CONTROLLERS = 500
+export const startupChecks: Check[] = [
+  { method: 'GET', path: '/c0', why: 'first controller, list route', status: 200, json: { c: 0, items: [] } },
+  { method: 'GET', path: '/c499/7', why: 'last controller, route with a parameter', status: 200, json: { c: 499, id: '7' } },
+  { method: 'POST', path: '/c250', headers: json, body: { a: 1 }, why: 'a POST route', status: 201, json: { c: 250, body: { a: 1 } } },
+  { method: 'DELETE', path: '/c1/3', why: 'a DELETE route', status: 200, json: { c: 1, deleted: '3' } }
+]

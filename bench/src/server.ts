@@ -1,0 +1,21 @@
+import type { AddressInfo } from 'node:net'
+import { performance } from 'node:perf_hooks'
+import type { AppName } from './scenarios.js'
+
+// One benchmark server: `node server.js <raw|plugin|nest> <scenario>`, on 127.0.0.1, a free port.
+// Reports { port, startupMs, rss } to the runner once listening; exits when the runner goes.
+
+const [target, name] = process.argv.slice(2) as [string, AppName]
+
+async function start (): Promise<number> {
+  if (target === 'nest') return await (await import('./apps/nest.js')).listen(name)
+  const { buildApp } = target === 'raw' ? await import('./apps/raw.js') : await import('./apps/plugin.js')
+  const app = await buildApp(name)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return (app.server.address() as AddressInfo).port
+}
+
+const port = await start()
+// performance.now() counts from the start of this process.
+process.send!({ port, startupMs: performance.now(), rss: process.memoryUsage().rss })
+process.on('disconnect', () => process.exit(0))
