@@ -1,6 +1,7 @@
 import type { ControllerOptions } from '../types/index.js'
 import { kController, kRoutes } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { checkVersion } from './versioning.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL'
 
@@ -22,6 +23,7 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
   if (options === null || typeof options !== 'object' || (options.path !== undefined && typeof options.path !== 'string')) {
     throw new ERR_INVALID_DECLARATION(`@Controller() takes a path string or { path, host, version }, given ${describe(pathOrOptions)}.`)
   }
+  if (options.version !== undefined) checkVersion(options.version, '@Controller() option "version"')
   const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version }
   return (target) => { Reflect.defineMetadata(kController, definition, target) }
 }

@@ -8,7 +8,7 @@ import { createVersioning } from './versioning.js'
 import { checkRoutes, planControllers, registerController, type ControllerPlan, type RouterContext } from './router.js'
 import { createErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
-import { registerView } from './view.js'
+import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
 import { ERR_INVALID_OPTIONS, describe } from './errors.js'
 
@@ -68,12 +68,13 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   for (const module of modules) container.moduleClass(module)
   const noAutoHead = checkRoutes([...plans.values()].flat())
   const renders = [...plans.values()].flat().flatMap((plan) => plan.routes).filter((route) => route.render !== undefined)
+  checkView(app, options.view, renders)
   container.finalize()
 
   app.decorate('container', container.publicApi())
 
   await app.register(async function decoratorRoot (root) {
-    await registerView(root, app, options.view, renders)
+    await registerView(root, app, options.view)
     versioning.install(root)
     root.setErrorHandler(createErrorHandler([...ctx.globals.filters].reverse(), refs))
     for (const module of modules) {

@@ -178,7 +178,8 @@ export async function registerController (parent: FastifyInstance, plan: Control
         ...options,
         method: route.methods,
         url: route.url === '' && plan.prefix === '' ? '/' : route.url,
-        constraints: route.constraints,
+        // No constraint at all on unversioned, host-free routes: they stay plain Fastify routes.
+        constraints: Object.keys(route.constraints).length > 0 ? route.constraints : undefined,
         exposeHeadRoute: noAutoHead.has(route) ? false : undefined
       } as RouteOptions)
     }

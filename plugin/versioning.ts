@@ -1,21 +1,30 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { IncomingMessage } from 'node:http'
 import type { VersioningOptions, VersionValue } from '../types/index.js'
 import { VERSION_NEUTRAL } from './tokens.js'
 import { kVersion } from './symbols.js'
 import { ERR_INVALID_DECLARATION, ERR_INVALID_OPTIONS, describe } from './errors.js'
+import { asError } from './exception-handler.js'
 
 type Version = string | symbol
+/** Routing runs before Fastify builds its request: strategies see Node's request. */
+type RawRequest = IncomingMessage
 
 function validVersion (value: unknown): boolean {
   const list = Array.isArray(value) ? value : [value]
   return list.length > 0 && list.every((v) => (typeof v === 'string' && v !== '') || v === VERSION_NEUTRAL)
 }
 
+/** Fails a declaration (`what` names it) whose version is not a string, a list, or VERSION_NEUTRAL. */
+export function checkVersion (value: unknown, what: string): void {
+  if (!validVersion(value)) {
+    throw new ERR_INVALID_DECLARATION(`${what} takes a non-empty string, an array of them, or VERSION_NEUTRAL, given ${describe(value)}.`)
+  }
+}
+
 /** The versions a handler answers: a string, a list, or VERSION_NEUTRAL. */
 export function Version (version: VersionValue): MethodDecorator {
-  if (!validVersion(version)) {
-    throw new ERR_INVALID_DECLARATION(`@Version() takes a non-empty string, an array of them, or VERSION_NEUTRAL, given ${describe(version)}.`)
-  }
+  checkVersion(version, '@Version()')
   return (target, key, descriptor) => { Reflect.defineMetadata(kVersion, version, descriptor.value as object) }
 }
 
@@ -37,22 +46,55 @@ export interface Versioning {
 }
 
 const unversioned: VersionVariant[] = [{ segment: '' }]
-let customStrategies = 0
+const types = ['header', 'uri', 'media-type', 'custom']
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const kExtractorError = Symbol('fdp.extractorError')
+
+// Strategy names are identifiers (find-my-way compiles them into code): one per configuration,
+// so registrations that agree share a strategy and those that differ never collide.
+const strategyIds = new Map<string, number>()
+const extractorIds = new WeakMap<Function, number>()
+let extractors = 0
+
+function strategyName (key: string): string {
+  let id = strategyIds.get(key)
+  if (id === undefined) strategyIds.set(key, id = strategyIds.size + 1)
+  return `fdpVersion${id}`
+}
 
 function toList (value: VersionValue | undefined): Version[] | undefined {
   if (value === undefined) return undefined
   return Array.isArray(value) ? [...new Set(value)] : [value]
 }
 
-export function createVersioning (options: VersioningOptions | undefined): Versioning {
-  const config = options ?? { type: 'header' as const }
-  const types = ['header', 'uri', 'media-type', 'custom']
-  if (typeof config !== 'object' || config === null || !types.includes(config.type)) {
-    throw new ERR_INVALID_OPTIONS(`versioning.type must be one of ${types.join(', ')}, given ${describe((config as { type?: unknown })?.type)}.`)
+function validateVersioning (options: unknown): asserts options is VersioningOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "versioning" must be an object like { type: 'header' }, given ${describe(options)}.`)
+  }
+  const config = options as Record<string, unknown>
+  if (!types.includes(config.type as string)) {
+    throw new ERR_INVALID_OPTIONS(`versioning.type must be one of ${types.join(', ')}, given ${describe(config.type)}.`)
+  }
+  if (config.header !== undefined && (typeof config.header !== 'string' || !headerName.test(config.header))) {
+    throw new ERR_INVALID_OPTIONS(`versioning.header must be a non-empty header name such as 'X-API-Version', given ${describe(config.header)}.`)
+  }
+  if (config.prefix !== undefined && config.prefix !== false && (typeof config.prefix !== 'string' || /[/?#]/.test(config.prefix))) {
+    throw new ERR_INVALID_OPTIONS(`versioning.prefix must be a string or false (a segment prefix such as 'v', no slashes), given ${describe(config.prefix)}.`)
+  }
+  if (config.key !== undefined && (typeof config.key !== 'string' || config.key === '')) {
+    throw new ERR_INVALID_OPTIONS(`versioning.key must be a non-empty string such as 'v=', given ${describe(config.key)}.`)
+  }
+  if (config.type === 'custom' && typeof config.extractor !== 'function') {
+    throw new ERR_INVALID_OPTIONS(`versioning { type: 'custom' } needs an extractor(request) function, given ${describe(config.extractor)}.`)
   }
   if (config.defaultVersion !== undefined && !validVersion(config.defaultVersion)) {
-    throw new ERR_INVALID_OPTIONS(`versioning.defaultVersion must be a version string, a list, or VERSION_NEUTRAL, given ${describe(config.defaultVersion)}.`)
+    throw new ERR_INVALID_OPTIONS(`versioning.defaultVersion must be a version string, a list of them, or VERSION_NEUTRAL, given ${describe(config.defaultVersion)}.`)
   }
+}
+
+export function createVersioning (options: VersioningOptions | undefined): Versioning {
+  const config = options ?? { type: 'header' as const }
+  validateVersioning(config)
   const defaults = toList(config.defaultVersion)
 
   if (config.type === 'uri') {
@@ -67,15 +109,14 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
     }
   }
 
-  if (config.type === 'custom' && typeof config.extractor !== 'function') {
-    throw new ERR_INVALID_OPTIONS(`versioning { type: 'custom' } needs an extractor(request) function, given ${describe(config.extractor)}.`)
-  }
   const derive = deriver(config)
-  const fallback = defaults?.filter((v): v is string => typeof v === 'string')
-  const defaultValue = fallback && fallback.length > 0 ? (fallback.length === 1 ? fallback[0] : fallback) : undefined
-  const name = config.type === 'custom'
-    ? `fdpVersionCustom${++customStrategies}`
-    : `fdpVersion_${config.type.replace('-', '_')}_${(config.type === 'header' ? (config.header ?? 'accept-version') : (config.key ?? 'v=')).replace(/\W/g, '_')}`
+  const fallback = defaults?.filter((v): v is string => typeof v === 'string') ?? []
+  // What a request naming no version (or an empty one) asks for; undefined: the neutral handler.
+  const defaultValue = fallback.length === 0 ? undefined : (fallback.length === 1 ? fallback[0] : fallback)
+  const source = config.type === 'header'
+    ? (config.header ?? 'accept-version').toLowerCase()
+    : config.type === 'media-type' ? (config.key ?? 'v=') : extractorId(config.extractor)
+  const name = strategyName(JSON.stringify([config.type, source, fallback]))
   let used = false
 
   return {
@@ -86,9 +127,15 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
       return list.map((v) => v === VERSION_NEUTRAL ? { segment: '' } : { segment: '', constraint: { name, value: v as string } })
     },
     install (app) {
-      if (!used || app.hasConstraintStrategy(name)) return
+      if (!used) return
+      // A throwing extractor must not break routing (it runs for every request of the app):
+      // routing goes on as for no version, and the plugin's routes raise the error from onRequest.
+      if (config.type === 'custom') app.addHook('onRequest', raiseExtractorError)
+      // Constraint strategies belong to the whole router: another registration may have added it.
+      if (app.hasConstraintStrategy(name)) return
       app.addConstraintStrategy({
         name,
+        // A derived version nobody claims falls back to the unconstrained (neutral) route.
         mustMatchWhenDerived: false,
         storage () {
           const stores = new Map<string, unknown>()
@@ -104,31 +151,56 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
             set: (value: string, store: unknown) => { stores.set(value, store) }
           } as any
         },
-        deriveConstraint (request: FastifyRequest) {
+        deriveConstraint (request: RawRequest) {
           const version = derive(request)
-          return (version === undefined || version === '' || (Array.isArray(version) && version.length === 0)) ? defaultValue : version
+          return version === undefined ? defaultValue : version
         }
       } as any)
     }
   }
 }
 
-function deriver (config: VersioningOptions): (request: FastifyRequest) => string | string[] | undefined {
+function extractorId (extractor: Function): number {
+  let id = extractorIds.get(extractor)
+  if (id === undefined) extractorIds.set(extractor, id = ++extractors)
+  return id
+}
+
+function raiseExtractorError (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+  const raw = request.raw as RawRequest & { [kExtractorError]?: unknown }
+  if (!(kExtractorError in raw)) return done()
+  done(asError(raw[kExtractorError]))
+}
+
+/** A version, a list of them, or undefined for none (an empty value or list names none). */
+function normalize (value: unknown): string | string[] | undefined {
+  if (Array.isArray(value)) {
+    const list = value.filter((v) => v !== undefined && v !== null && v !== '').map(String)
+    return list.length === 0 ? undefined : list
+  }
+  return value === undefined || value === null || value === '' ? undefined : String(value)
+}
+
+function deriver (config: VersioningOptions): (request: RawRequest) => string | string[] | undefined {
   if (config.type === 'header') {
     const header = (config.header ?? 'accept-version').toLowerCase()
     return (request) => {
       const value = request.headers[header]
-      return Array.isArray(value) ? value[0] : value
+      return normalize(Array.isArray(value) ? value[0] : value)
     }
   }
   if (config.type === 'media-type') {
     const key = config.key ?? 'v='
-    return (request) => mediaTypeVersion(request.headers.accept, key)
+    return (request) => normalize(mediaTypeVersion(request.headers.accept, key))
   }
   const { extractor } = config as Extract<VersioningOptions, { type: 'custom' }>
   return (request) => {
-    const value = extractor(request)
-    return Array.isArray(value) ? value.map(String) : (value === undefined || value === null ? undefined : String(value))
+    try {
+      return normalize(extractor(request))
+    } catch (error) {
+      (request as RawRequest & { [kExtractorError]?: unknown })[kExtractorError] = error
+      return undefined
+    }
   }
 }
 

@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify'
-import { ERR_MISSING_PEER, ERR_VIEW_NOT_CONFIGURED } from './errors.js'
+import { ERR_INVALID_OPTIONS, ERR_MISSING_PEER, ERR_VIEW_NOT_CONFIGURED, describe } from './errors.js'
+
+/** Fails before anything is registered: a malformed `view` option, or @Render routes with no engine. */
+export function checkView (app: FastifyInstance, options: unknown, renders: Array<{ owner: string }>): void {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "view" must be an object of @fastify/view options such as { engine: { ejs }, root: viewsDir }, given ${describe(options)}.`)
+  }
+  if (options === undefined && renders.length > 0 && !app.hasReplyDecorator('view')) {
+    throw new ERR_VIEW_NOT_CONFIGURED(`${renders[0].owner} uses @Render(), but no view engine is registered. Pass the plugin option view: { engine: { ejs }, root: viewsDir }, or register @fastify/view on the app before this plugin.`)
+  }
+}
 
 /**
- * Makes `reply.view` available to @Render routes: the user's own @fastify/view if the app
- * has one, else one registered from the plugin option `view`, inside the plugin's context.
+ * Makes `reply.view` available to @Render routes: the app's own @fastify/view if it has one
+ * (used as it is), else one registered from the plugin option `view` inside the plugin's context.
  */
-export async function registerView (root: FastifyInstance, app: FastifyInstance, options: Record<string, unknown> | undefined, renders: Array<{ owner: string }>): Promise<void> {
-  if (options === undefined) {
-    if (renders.length > 0 && !app.hasReplyDecorator('view')) {
-      throw new ERR_VIEW_NOT_CONFIGURED(`${renders[0].owner} uses @Render(), but no view engine is registered. Pass the plugin option view: { engine: { ejs }, root: viewsDir }, or register @fastify/view on the app before this plugin.`)
-    }
-    return
-  }
-  if (app.hasReplyDecorator('view')) return
+export async function registerView (root: FastifyInstance, app: FastifyInstance, options: Record<string, unknown> | undefined): Promise<void> {
+  if (options === undefined || app.hasReplyDecorator('view')) return
   let view: { default: (...args: any[]) => any }
   try {
     view = await import('@fastify/view' as string)

@@ -121,7 +121,8 @@ export type VersioningOptions =
   | { type: 'header', header?: string, defaultVersion?: VersionValue }
   | { type: 'uri', prefix?: string | false, defaultVersion?: VersionValue }
   | { type: 'media-type', key?: string, defaultVersion?: VersionValue }
-  | { type: 'custom', extractor: (request: FastifyRequest) => string | string[] | undefined, defaultVersion?: VersionValue }
+  /** `extractor` runs while Fastify routes the request, so it gets Node's request (`headers`, `url`, `method`). */
+  | { type: 'custom', extractor: (request: FastifyRequest['raw']) => string | string[] | undefined, defaultVersion?: VersionValue }
 
 export interface DecoratorPluginOptions {
   /** The root module class. */
