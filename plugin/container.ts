@@ -95,9 +95,10 @@ export class Container {
     if (!bindings) this.#adHoc.set(module, bindings = new Map())
     let binding = bindings.get(cls)
     if (!binding) {
+      // Only providers and enhancers can be overridden: a controller's routes are its own methods.
       const definition = kind === 'module'
         ? { token: cls, useClass: cls, scope: 'DEFAULT' as const }
-        : this.#override(cls) ?? normalizeProvider(cls, `${module.name}`)
+        : (kind === 'enhancer' ? this.#override(cls) : undefined) ?? normalizeProvider(cls, `${module.name}`)
       binding = this.#binding(module, definition, kind)
       bindings.set(cls, binding)
       this.#link(binding)
@@ -205,7 +206,11 @@ export class Container {
   finalize (): void {
     for (const token of this.#overrides.keys()) {
       if (!this.#usedOverrides.has(token)) {
-        throw new ERR_UNKNOWN_OVERRIDE(`overrides: no module declares ${tokenName(token)}, and no guard, pipe, interceptor or filter uses it; nothing would be replaced. Check the token or remove the override.`)
+        const controller = this.graph.modules.find((module) => module.controllers.includes(token as Type))
+        const why = controller
+          ? `${tokenName(token)} is a controller of ${controller.name}; controllers cannot be overridden, override the providers it injects instead.`
+          : 'Check the token or remove the override.'
+        throw new ERR_UNKNOWN_OVERRIDE(`overrides: no module declares ${tokenName(token)}, and no guard, pipe, interceptor or filter uses it; nothing would be replaced. ${why}`)
       }
     }
     const state = new Map<Binding, 'visiting' | 'done'>()
