@@ -74,7 +74,8 @@ function ownProperty (body: unknown, key: string): unknown {
 function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: EnhancerRefs, paramPipes: Array<EnhancerRef<PipeTransform>>): { resolve: Extractor, piped: boolean } {
   const extract = extractor(param)
   const pipes = pipeableKinds.has(param.kind) ? [...plan.pipes, ...paramPipes] : []
-  if (pipes.length === 0) return { resolve: extract, piped: false }
+  // A custom decorator's factory may be async: its value is awaited, as when it has pipes.
+  if (pipes.length === 0) return { resolve: extract, piped: param.kind === 'custom' }
   const metadata: ArgumentMetadata = {
     type: (['param', 'query', 'body'].includes(param.kind) ? param.kind : 'custom') as ArgumentMetadata['type'],
     metatype: plan.paramTypes?.[param.index] as Type | undefined,

@@ -77,14 +77,14 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
 
   for (const route of routeDefinitions(cls)) {
     const method = (cls.prototype as Record<string | symbol, unknown>)[route.key]
-    const owner = `${cls.name}.${String(route.key)}`
+    const name = `${cls.name}.${String(route.key)}`
     if (typeof method !== 'function') {
-      throw new ERR_INVALID_DECLARATION(`${owner} is decorated as a route but is not a method.`)
+      throw new ERR_INVALID_DECLARATION(`${name} is decorated as a route but is not a method.`)
     }
     const params = paramDefinitions(cls.prototype, route.key)
     const seen = new Set<number>()
     for (const param of params) {
-      if (seen.has(param.index)) throw new ERR_INVALID_DECLARATION(`${owner}: parameter ${param.index} has more than one parameter decorator; keep one.`)
+      if (seen.has(param.index)) throw new ERR_INVALID_DECLARATION(`${name}: parameter ${param.index} has more than one parameter decorator; keep one.`)
       seen.add(param.index)
     }
     const guards = [...globals.guards, ...classEnhancers.guards, ...refs.of<CanActivate>(enhancersOf(kGuards, method), module)]
@@ -110,6 +110,8 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
     const options = routeOptionsOf(method)
     const version: VersionValue | undefined = handlerVersion(method) ?? definition.version
     const methods = route.method === 'ALL' ? ctx.allMethods : [route.method]
+    // An @All route claims every method: say so when it collides with an explicit one.
+    const owner = route.method === 'ALL' ? `${name} (@All)` : name
     // Built after the container is final (scopes are known then), once per route.
     let built: Partial<RouteOptions> | undefined
     const build = (): Partial<RouteOptions> => {

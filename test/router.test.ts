@@ -1,0 +1,311 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import Fastify from 'fastify'
+import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, type Response, type Type } from '../plugin/index.js'
+import { joinPath } from '../plugin/router.js'
+import { build } from './helpers/app.js'
+
+async function registerFails (module: Type): Promise<void> {
+  const app = Fastify()
+  try {
+    await app.register(decoratorPlugin, { module }).ready()
+  } finally {
+    await app.close()
+  }
+}
+
+test('every method decorator registers a real route with that method', async (t) => {
+  @Controller('m')
+  class Methods {
+    @Get() get () { return 'get' }
+    @Post() post () { return 'post' }
+    @Put() put () { return 'put' }
+    @Patch() patch () { return 'patch' }
+    @Delete() del () { return 'delete' }
+    @Options() options () { return 'options' }
+    @Head('h') head (@Res() res: Response) { res.header('x-head', 'yes').send() }
+  }
+  @Module({ controllers: [Methods] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+    const res = await app.inject({ method, url: '/m' })
+    assert.equal(res.statusCode, method === 'POST' ? 201 : 200, method)
+    assert.equal(res.body, method === 'DELETE' ? 'delete' : method.toLowerCase())
+  }
+  const head = await app.inject({ method: 'HEAD', url: '/m/h' })
+  assert.equal(head.statusCode, 200)
+  assert.equal(head.headers['x-head'], 'yes')
+  assert.equal((await app.inject({ method: 'GET', url: '/m/h' })).statusCode, 404)
+})
+
+test('routes are real Fastify routes, listed by printRoutes()', async (t) => {
+  @Controller('cats')
+  class Cats {
+    @Get() all () { return [] }
+    @Get(':id') one (@Param('id') id: string) { return { id } }
+    @Post() create () { return {} }
+  }
+  @Module({ controllers: [Cats] })
+  class AppModule {}
+
+  const app = await build(t, AppModule, {}, (app) => app.get('/legacy', async () => 'plain'))
+  const tree = app.printRoutes({ commonPrefix: false })
+  assert.match(tree, /── \/cats \(GET, HEAD, POST\)\n\s+└── \/:id \(GET, HEAD\)\n/)
+  assert.match(tree, /── \/legacy \(GET, HEAD\)\n/)
+  assert.equal(app.hasRoute({ method: 'GET', url: '/cats/:id' }), true)
+  assert.deepEqual((await app.inject('/cats/7')).json(), { id: '7' })
+})
+
+test('paths join with single slashes, whatever slashes the pieces carry', async (t) => {
+  assert.equal(joinPath('/api/', '/cats/', '/:id/'), '/api/cats/:id')
+  assert.equal(joinPath('api', 'cats', ':id'), '/api/cats/:id')
+  assert.equal(joinPath('', '/', ''), '')
+  assert.equal(joinPath('//a//b//'), '/a/b')
+
+  @Controller('/slashed/')
+  class Slashed {
+    @Get('/one/') one () { return 'one' }
+    @Get() root () { return 'root' }
+  }
+  @Controller()
+  class Bare {
+    @Get() root () { return 'bare' }
+    @Get('two') two () { return 'two' }
+  }
+  @Module({ controllers: [Slashed, Bare] })
+  class AppModule {}
+
+  const plain = await build(t, AppModule)
+  assert.equal((await plain.inject('/')).body, 'bare')
+  assert.equal((await plain.inject('/two')).body, 'two')
+  assert.equal((await plain.inject('/slashed/one')).body, 'one')
+  assert.equal((await plain.inject('/slashed')).body, 'root')
+  // No trailing slash is added to a controller's root route: that stays the app's setting.
+  assert.equal((await plain.inject('/slashed/')).statusCode, 404)
+  assert.equal((await plain.inject('//slashed//one')).statusCode, 404)
+
+  const prefixed = await build(t, AppModule, { prefix: '/api/' })
+  assert.equal((await prefixed.inject('/api')).body, 'bare')
+  assert.equal((await prefixed.inject('/api/two')).body, 'two')
+  assert.equal((await prefixed.inject('/api/slashed')).body, 'root')
+  assert.equal((await prefixed.inject('/api/slashed/one')).body, 'one')
+  assert.equal((await prefixed.inject('/api/slashed/')).statusCode, 404)
+  assert.equal((await prefixed.inject('/slashed')).statusCode, 404)
+  assert.equal((await prefixed.inject('/two')).statusCode, 404)
+})
+
+test('a controller root route follows the app\'s ignoreTrailingSlash setting', async (t) => {
+  @Controller('cats')
+  class Cats { @Get() all () { return 'all' } }
+  @Module({ controllers: [Cats] })
+  class AppModule {}
+
+  const app = Fastify({ routerOptions: { ignoreTrailingSlash: true } })
+  t.after(() => app.close())
+  await app.register(decoratorPlugin, { module: AppModule, prefix: 'api' })
+  assert.equal((await app.inject('/api/cats')).body, 'all')
+  assert.equal((await app.inject('/api/cats/')).body, 'all')
+})
+
+test(':name segments are path parameters', async (t) => {
+  @Controller('owners/:owner')
+  class Pets {
+    @Get('pets/:pet') one (@Param() params: Record<string, string>) { return params }
+  }
+  @Module({ controllers: [Pets] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.deepEqual((await app.inject('/owners/ann/pets/rex%20jr')).json(), { owner: 'ann', pet: 'rex jr' })
+})
+
+for (const order of ['GET first', 'HEAD first']) {
+  test(`@Head and @Get on one path both work (${order})`, async (t) => {
+    class Base {
+      get () { return { body: 'get' } }
+      head (res: Response) { res.header('x-from', 'head').send() }
+    }
+    const get = Object.getOwnPropertyDescriptor(Base.prototype, 'get')!
+    const head = Object.getOwnPropertyDescriptor(Base.prototype, 'head')!
+    // Apply the decorators in the order under test.
+    const steps = [
+      () => Get('x')(Base.prototype, 'get', get),
+      () => { Res()(Base.prototype, 'head', 0); Head('x')(Base.prototype, 'head', head) }
+    ]
+    if (order === 'HEAD first') steps.reverse()
+    for (const step of steps) step()
+    Controller('r')(Base)
+    @Module({ controllers: [Base] })
+    class AppModule {}
+
+    const app = await build(t, AppModule)
+    assert.deepEqual((await app.inject('/r/x')).json(), { body: 'get' })
+    const res = await app.inject({ method: 'HEAD', url: '/r/x' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['x-from'], 'head')
+    assert.equal(res.body, '')
+  })
+}
+
+test('@Head in one controller and @Get in another on one path both work', async (t) => {
+  @Controller('p')
+  class Getter { @Get() get () { return 'get' } }
+  @Controller('p')
+  class Header { @Head() head (@Res() res: Response) { res.header('x-from', 'head').send() } }
+  @Module({ controllers: [Getter, Header] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.equal((await app.inject('/p')).body, 'get')
+  assert.equal((await app.inject({ method: 'HEAD', url: '/p' })).headers['x-from'], 'head')
+})
+
+test('a GET route without an explicit @Head keeps Fastify\'s automatic HEAD route', async (t) => {
+  @Controller('auto')
+  class Auto { @Get() get () { return 'hello' } }
+  @Module({ controllers: [Auto] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  const res = await app.inject({ method: 'HEAD', url: '/auto' })
+  assert.equal(res.statusCode, 200)
+  assert.equal(res.headers['content-length'], '5')
+  assert.equal(res.body, '')
+})
+
+test('@All answers every method the app supports with 200', async (t) => {
+  @Controller('any')
+  class Any { @All() any (@Res({ passthrough: true }) res: Response) { return { method: res.request.method } } }
+  @Module({ controllers: [Any] })
+  class AppModule {}
+
+  // Methods the app adds with addHttpMethod() before registering the plugin are included.
+  const app = await build(t, AppModule, {}, (app) => app.addHttpMethod('PROPFIND'))
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY', 'PROPFIND'] as const) {
+    const res = await app.inject({ method, url: '/any', ...(method === 'QUERY' ? { payload: {} } : {}) })
+    assert.equal(res.statusCode, 200, method)
+    assert.deepEqual(res.json(), { method }, method)
+  }
+  const head = await app.inject({ method: 'HEAD', url: '/any' })
+  assert.equal(head.statusCode, 200)
+  assert.equal(head.body, '')
+})
+
+test('@All beside an explicit method on the same path fails registration naming both handlers', async () => {
+  @Controller('x')
+  class Mixed {
+    @Post() create () { return 1 }
+    @All() any () { return 2 }
+  }
+  @Module({ controllers: [Mixed] })
+  class AppModule {}
+
+  await assert.rejects(registerFails(AppModule), (error: any) => {
+    assert.equal(error.code, 'FDP_ERR_DUPLICATE_ROUTE')
+    assert.equal(error.message, 'Mixed.create and Mixed.any (@All) both handle POST /x. Give one of them another path, method, host or version.')
+    return true
+  })
+})
+
+test('two handlers claiming one method and path fail registration naming both, across controllers', async () => {
+  @Controller('dup')
+  class First { @Get(':id') one () { return 1 } }
+  @Controller('/dup/')
+  class Second { @Get('/:id') two () { return 2 } }
+  @Module({ controllers: [First, Second] })
+  class AppModule {}
+
+  await assert.rejects(registerFails(AppModule), (error: any) => {
+    assert.equal(error.code, 'FDP_ERR_DUPLICATE_ROUTE')
+    assert.equal(error.message, 'First.one and Second.two both handle GET /dup/:id. Give one of them another path, method, host or version.')
+    return true
+  })
+})
+
+test('two handlers with the same host constraint collide; different hosts do not', async (t) => {
+  @Controller({ path: 'h', host: 'a.example.com' })
+  class A1 { @Get() one () { return 1 } }
+  @Controller({ path: 'h', host: 'a.example.com' })
+  class A2 { @Get() two () { return 2 } }
+  @Module({ controllers: [A1, A2] })
+  class Colliding {}
+
+  await assert.rejects(registerFails(Colliding), (error: any) => {
+    assert.equal(error.code, 'FDP_ERR_DUPLICATE_ROUTE')
+    assert.match(error.message, /A1\.one and A2\.two both handle GET \/h with constraints \{host=a\.example\.com\}/)
+    return true
+  })
+})
+
+test('a failed registration registers nothing: the app still serves its plain routes', async () => {
+  @Controller('dup')
+  class First { @Get() one () { return 1 } }
+  @Controller('dup')
+  class Second { @Get() two () { return 2 } }
+  @Module({ controllers: [First, Second] })
+  class AppModule {}
+
+  const app = Fastify()
+  app.get('/legacy', async () => 'plain')
+  app.register(decoratorPlugin, { module: AppModule })
+  await assert.rejects(async () => { await app.ready() }, { code: 'FDP_ERR_DUPLICATE_ROUTE' })
+  assert.equal(app.hasRoute({ method: 'GET', url: '/dup' }), false)
+})
+
+test('the host option maps to Fastify\'s host constraint (string and RegExp)', async (t) => {
+  @Controller({ path: 'site', host: 'admin.example.com' })
+  class Admin { @Get() get () { return 'admin' } }
+  @Controller({ path: 'site', host: /^(.+)\.tenant\.test$/ })
+  class Tenant { @Get() get () { return 'tenant' } }
+  @Controller('site')
+  class Public { @Get() get () { return 'public' } }
+  @Controller({ path: 'only', host: 'admin.example.com' })
+  class Only { @Get() get () { return 'only' } }
+  @Module({ controllers: [Admin, Tenant, Public, Only] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  const get = (url: string, host: string) => app.inject({ url, headers: { host } })
+  assert.equal((await get('/site', 'admin.example.com')).body, 'admin')
+  assert.equal((await get('/site', 'acme.tenant.test')).body, 'tenant')
+  assert.equal((await get('/site', 'other.example.com')).body, 'public')
+  assert.equal((await get('/only', 'admin.example.com')).body, 'only')
+  const missing = await get('/only', 'other.example.com')
+  assert.equal(missing.statusCode, 404)
+  assert.equal(missing.json().message, 'Route GET:/only not found')
+})
+
+test('a host given as a list answers on each host', async (t) => {
+  @Controller({ path: 'multi', host: ['a.test', /^b\d\.test$/] })
+  class Multi { @Get() get () { return 'multi' } }
+  @Module({ controllers: [Multi] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.equal((await app.inject({ url: '/multi', headers: { host: 'a.test' } })).body, 'multi')
+  assert.equal((await app.inject({ url: '/multi', headers: { host: 'b7.test' } })).body, 'multi')
+  assert.equal((await app.inject({ url: '/multi', headers: { host: 'c.test' } })).statusCode, 404)
+})
+
+test('the prefix option prefixes every controller of every module', async (t) => {
+  @Controller('dogs')
+  class Dogs { @Get() all () { return 'dogs' } }
+  @Module({ controllers: [Dogs] })
+  class DogsModule {}
+  @Controller('cats')
+  class Cats { @Get() all () { return 'cats' } }
+  @Module({ imports: [DogsModule], controllers: [Cats] })
+  class AppModule {}
+
+  const app = await build(t, AppModule, { prefix: '/api/v0' })
+  assert.equal((await app.inject('/api/v0/cats')).body, 'cats')
+  assert.equal((await app.inject('/api/v0/dogs')).body, 'dogs')
+  assert.equal((await app.inject('/cats')).statusCode, 404)
+})
+
+test('a route decorator with a non-string path fails at declaration, naming the decorator', () => {
+  assert.throws(() => Get(42 as any), { code: 'FDP_ERR_INVALID_DECLARATION', message: '@Get() takes a path string, given number 42.' })
+  assert.throws(() => Controller(42 as any), { code: 'FDP_ERR_INVALID_DECLARATION' })
+})
