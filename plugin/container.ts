@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Container as PublicContainer, Provider, Type } from '../types/index.js'
 import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token, normalizeProvider } from './scanner.js'
-import { injectTokens, optionalParams } from './injectable.js'
+import { constructorOwner, injectTokens, optionalParams } from './injectable.js'
 import { Reflector } from './reflector.js'
 import { FASTIFY, REQUEST } from './tokens.js'
 import { kRequestScope } from './symbols.js'
 import {
   ERR_CIRCULAR_DEPENDENCY, ERR_MISSING_METADATA, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY,
-  ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, tokenName
+  ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED, tokenName
 } from './errors.js'
 
 type Builtin = 'request' | 'fastify' | 'reflector'
@@ -33,7 +33,7 @@ export interface Binding {
   perRequest: boolean
   transient: boolean
   instance: unknown
-  pending?: Promise<unknown>
+  pending?: Promise<Box>
   /** The consumer's own Fastify context (controllers); providers use their module's. */
   fastify?: FastifyInstance
 }
@@ -41,13 +41,14 @@ export interface Binding {
 const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify'], [Reflector, 'reflector']])
 const erased = new Set<unknown>([undefined, Object, Function])
 
-type RequestWithScope = FastifyRequest & { [kRequestScope]?: Map<Binding, Promise<unknown>> }
+interface Box { value: unknown }
+
+type RequestWithScope = FastifyRequest & { [kRequestScope]?: Map<Binding, Promise<Box>> }
 
 export class Container {
   readonly graph: ModuleGraph
   readonly reflector = new Reflector()
-  /** Static instances in creation order (dependencies first), for lifecycle hooks. */
-  readonly created: Array<{ binding: Binding, instance: unknown }> = []
+  #created: Array<{ binding: Binding, instance: unknown }> | undefined = []
   readonly #declared = new Map<ModuleNode, Map<Token, Binding>>()
   readonly #adHoc = new Map<ModuleNode, Map<Token, Binding>>()
   readonly #overrides = new Map<Token, ProviderDefinition>()
@@ -174,15 +175,15 @@ export class Container {
     }
     if (!definition.useClass) return []
     const cls = definition.useClass
-    const types: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', cls)
+    const types: unknown[] | undefined = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls))
     const tokens = injectTokens(cls)
     const optional = optionalParams(cls)
-    const count = Math.max(types?.length ?? 0, cls.length, ...[...tokens.keys()].map((i) => i + 1))
+    const count = Math.max(types?.length ?? 0, constructorOwner(cls).length, ...[...tokens.keys()].map((i) => i + 1))
     const deps: Dependency[] = []
     for (let index = 0; index < count; index++) {
       const token = tokens.get(index) ?? types?.[index]
       if (erased.has(token) || !['function', 'string', 'symbol'].includes(typeof token)) {
-        throw new ERR_MISSING_METADATA(missingMetadata(binding, index, types !== undefined))
+        throw new ERR_MISSING_METADATA(missingMetadata(binding, index, types !== undefined, token))
       }
       deps.push({ index, token: token as Token, optional: optional.has(index) })
     }
@@ -219,7 +220,11 @@ export class Container {
       const seen = state.get(binding)
       if (seen === 'done') return
       if (seen === 'visiting') {
-        const cycle = path.slice(path.indexOf(binding)).concat(binding).map(bindingName).join(' -> ')
+        const members = path.slice(path.indexOf(binding)).concat(binding)
+        const modules = new Set(members.map((member) => member.module))
+        const cycle = modules.size === 1
+          ? `${members.map(bindingName).join(' -> ')} in module ${binding.module.name}`
+          : members.map((member) => `${bindingName(member)} (${member.module.name})`).join(' -> ')
         throw new ERR_CIRCULAR_DEPENDENCY(`Circular dependency: ${cycle}. Break the cycle, for example by moving what both need into a third provider.`)
       }
       state.set(binding, 'visiting')
@@ -240,48 +245,68 @@ export class Container {
     }
   }
 
-  #static (binding: Binding): unknown {
+  /** Static instances in creation order, for lifecycle hooks; later (per-request) builds are not recorded. */
+  takeCreated (): Array<{ binding: Binding, instance: unknown }> {
+    const created = this.#created ?? []
+    this.#created = undefined
+    return created
+  }
+
+  // Values travel boxed so a thenable instance (a Fastify instance is one) is never adopted by a promise.
+  #static (binding: Binding): Promise<Box> {
     if (binding.transient) return this.#construct(binding, undefined)
-    if (binding.pending) return binding.pending
-    binding.pending = Promise.resolve(this.#construct(binding, undefined)).then((instance) => {
-      binding.instance = instance
-      return instance
+    binding.pending ??= this.#construct(binding, undefined).then((box) => {
+      binding.instance = box.value
+      return box
     })
     return binding.pending
   }
 
-  async #construct (binding: Binding, request: RequestWithScope | undefined): Promise<unknown> {
-    const args = await Promise.all(binding.deps.map((dep) => this.#value(dep, binding, request)))
+  async #construct (binding: Binding, request: RequestWithScope | undefined): Promise<Box> {
+    const boxes = await Promise.all(binding.deps.map((dep) => this.#value(dep, binding, request)))
     const { definition } = binding
+    if (definition.useExisting !== undefined) return boxes[0]
+    const args = boxes.map((box) => box.value)
     let instance: unknown
-    if (definition.useExisting !== undefined) return args[0]
-    if (definition.useFactory) instance = await definition.useFactory(...args)
-    else if (definition.useClass) instance = new definition.useClass(...args)
-    else instance = definition.useValue
-    if (request === undefined) this.created.push({ binding, instance })
-    return instance
+    try {
+      if (definition.useFactory) instance = await definition.useFactory(...args)
+      else if (definition.useClass) instance = new definition.useClass(...args)
+      else instance = definition.useValue
+    } catch (error) {
+      // At start, name what failed; at request time the error stays as thrown, for the filters.
+      if (request !== undefined) throw error
+      throw new ERR_PROVIDER_FAILED(`${bindingName(binding)} (${binding.kind} of ${binding.module.name}) could not be built: ${(error as Error)?.message ?? String(error)}. Fix its factory or constructor; the error it threw is the cause.`, { cause: error })
+    }
+    if (request === undefined) this.#created?.push({ binding, instance })
+    return { value: instance }
   }
 
-  #value (dep: Dependency, consumer: Binding, request: RequestWithScope | undefined): unknown {
-    if (dep.builtin === 'request') return request
-    if (dep.builtin === 'fastify') return consumer.fastify ?? consumer.module.fastify
-    if (dep.builtin === 'reflector') return this.reflector
-    if (!dep.binding) return undefined
-    return request === undefined ? this.#static(dep.binding) : this.resolveIn(dep.binding, request)
+  #value (dep: Dependency, consumer: Binding, request: RequestWithScope | undefined): Box | Promise<Box> {
+    if (dep.builtin === 'request') return { value: request }
+    if (dep.builtin === 'fastify') return { value: consumer.fastify ?? consumer.module.fastify }
+    if (dep.builtin === 'reflector') return { value: this.reflector }
+    if (!dep.binding) return { value: undefined }
+    return request === undefined ? this.#static(dep.binding) : this.#scoped(dep.binding, request)
+  }
+
+  #scoped (binding: Binding, request: RequestWithScope): Box | Promise<Box> {
+    // A transient inside a request is built with the request at hand, so it is not recorded as static.
+    if (binding.transient) return this.#construct(binding, request)
+    if (!binding.perRequest) return { value: binding.instance }
+    let cache = request[kRequestScope]
+    if (cache === undefined) request[kRequestScope] = cache = new Map()
+    let box = cache.get(binding)
+    if (box === undefined) {
+      box = this.#construct(binding, request)
+      cache.set(binding, box)
+    }
+    return box
   }
 
   /** An instance for one request: singletons as they are, request-scoped ones cached on the request. */
   resolveIn (binding: Binding, request: RequestWithScope): unknown {
-    if (!binding.perRequest) return binding.transient ? this.#construct(binding, undefined) : binding.instance
-    if (binding.transient) return this.#construct(binding, request)
-    let cache = request[kRequestScope]
-    if (cache === undefined) request[kRequestScope] = cache = new Map()
-    let instance = cache.get(binding)
-    if (instance === undefined) {
-      instance = this.#construct(binding, request)
-      cache.set(binding, instance)
-    }
-    return instance
+    if (!binding.perRequest && !binding.transient) return binding.instance
+    return Promise.resolve(this.#scoped(binding, request)).then((box) => box.value)
   }
 
   #find (token: Token): Binding | undefined {
@@ -325,14 +350,14 @@ export function bindingName (binding: Binding): string {
     : tokenName(binding.token)
 }
 
-function missingMetadata (binding: Binding, index: number, hasTypes: boolean): string {
-  const name = binding.definition.useClass!.name
+function missingMetadata (binding: Binding, index: number, hasTypes: boolean, type: unknown): string {
+  const name = `${binding.definition.useClass!.name} in module ${binding.module.name}`
   if (!hasTypes) {
     return `${name} has a constructor parameter at index [${index}] with no @Inject() and no type metadata. ` +
       'tsx and esbuild emit no decorator metadata; name the token: ' +
       `constructor(@Inject(SomeService) private readonly some: SomeService), or compile with tsc and "emitDecoratorMetadata": true.`
   }
-  return `${name}'s constructor parameter at index [${index}] has a type that does not exist at run time ` +
+  return `${name}: the constructor parameter at index [${index}] has the type ${type === undefined ? 'undefined' : tokenName(type)} at run time ` +
     '(an interface, a union, `import type`, or a class imported in a circular way). ' +
-    `Name the token with @Inject(token) on that parameter of ${name}.`
+    `Name the token with @Inject(token) on that parameter of ${binding.definition.useClass!.name}.`
 }

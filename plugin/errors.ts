@@ -14,8 +14,12 @@ export const ERR_INVALID_DECLARATION = createError('FDP_ERR_INVALID_DECLARATION'
 export const ERR_DUPLICATE_ROUTE = createError('FDP_ERR_DUPLICATE_ROUTE', '%s', 500)
 export const ERR_LIFECYCLE_HOOK = createError('FDP_ERR_LIFECYCLE_HOOK', '%s', 500)
 export const ERR_MISSING_PEER = createError('FDP_ERR_MISSING_PEER', '%s', 500)
+export const ERR_INVALID_PLUGIN = createError('FDP_ERR_INVALID_PLUGIN', '%s', 500, TypeError)
 export const ERR_VIEW_NOT_CONFIGURED = createError('FDP_ERR_VIEW_NOT_CONFIGURED', '%s', 500)
 export const ERR_UNKNOWN_OVERRIDE = createError('FDP_ERR_UNKNOWN_OVERRIDE', '%s', 500)
+export const ERR_PROVIDER_FAILED = createError('FDP_ERR_PROVIDER_FAILED', '%s', 500)
+// Raised while answering a request: no statusCode, so the client gets a plain 500 and the log keeps the message.
+export const ERR_INVALID_REDIRECT = createError('FDP_ERR_INVALID_REDIRECT', '%s', 0, TypeError)
 
 /** A readable name for a token in messages. */
 export function tokenName (token: unknown): string {

@@ -42,10 +42,24 @@ function constructorOf (target: object, key: string | symbol | undefined): Funct
   return target
 }
 
+/**
+ * The class whose constructor `cls` runs: itself, or for a subclass with no constructor of its
+ * own, the nearest base class that has one (its parameters, types and tokens apply).
+ */
+export function constructorOwner (cls: Function): Function {
+  let owner = cls
+  while (owner.length === 0 && !/\bconstructor\s*\(/.test(Function.prototype.toString.call(owner))) {
+    const base = Object.getPrototypeOf(owner)
+    if (typeof base !== 'function' || base === Function.prototype) break
+    owner = base
+  }
+  return owner
+}
+
 export function injectTokens (cls: Function): Map<number, InjectionToken> {
-  return Reflect.getMetadata(kInjectTokens, cls) ?? new Map()
+  return Reflect.getOwnMetadata(kInjectTokens, constructorOwner(cls)) ?? new Map()
 }
 
 export function optionalParams (cls: Function): Set<number> {
-  return Reflect.getMetadata(kOptional, cls) ?? new Set()
+  return Reflect.getOwnMetadata(kOptional, constructorOwner(cls)) ?? new Set()
 }

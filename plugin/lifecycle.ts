@@ -12,8 +12,9 @@ interface HookTarget { instance: any, name: string }
 export function lifecycleOrder (container: Container, modules: ModuleNode[]): HookTarget[] {
   const seen = new Set<unknown>()
   const order: HookTarget[] = []
+  const created = container.takeCreated()
   const take = (module: ModuleNode, kinds: string[]) => {
-    for (const { binding, instance } of container.created) {
+    for (const { binding, instance } of created) {
       if (binding.module !== module || !kinds.includes(binding.kind)) continue
       if (instance === null || typeof instance !== 'object' || seen.has(instance)) continue
       seen.add(instance)

@@ -100,7 +100,7 @@ export function scanModules (root: Type): ModuleGraph {
     }
   }
 
-  computeDistances(rootNode)
+  computeDistances(rootNode, modules)
   return { root: rootNode, modules, globals: modules.filter((m) => m.global) }
 }
 
@@ -118,16 +118,20 @@ const providerKeys = ['useClass', 'useValue', 'useFactory', 'useExisting'] as co
 
 export function normalizeProvider (provider: Provider, where: string): ProviderDefinition {
   if (typeof provider === 'function') {
-    if (isModule(provider)) {
-      throw new ERR_INVALID_PROVIDER(`${where} is the module ${provider.name}; modules belong in imports, not providers.`)
+    const cls: Function = provider
+    if (isModule(cls as unknown)) {
+      throw new ERR_INVALID_PROVIDER(`${where} is the module ${cls.name}; modules belong in imports, not providers.`)
     }
-    return { token: provider, useClass: provider as Type, scope: injectableOptions(provider)?.scope ?? 'DEFAULT' }
+    if (cls.prototype === undefined) {
+      throw new ERR_INVALID_PROVIDER(`${where} is a function that is not a class (${cls.name || 'anonymous'}); use { provide: token, useFactory: fn } for a factory.`)
+    }
+    return { token: provider, useClass: provider, scope: checkScope(injectableOptions(cls)?.scope ?? 'DEFAULT', `${where} (${cls.name})`) }
   }
   if (provider === null || typeof provider !== 'object' || !('provide' in provider)) {
     throw new ERR_INVALID_PROVIDER(`${where} is ${describe(provider)}; a provider is a class or { provide, useClass | useValue | useFactory | useExisting }.`)
   }
   const token = (provider as { provide: Token }).provide
-  if (!['function', 'string', 'symbol'].includes(typeof token)) {
+  if (!isToken(token)) {
     throw new ERR_INVALID_PROVIDER(`${where} has provide: ${describe(token)}; a token is a class, a string or a symbol.`)
   }
   const used = providerKeys.filter((key) => key in provider)
@@ -138,12 +142,32 @@ export function normalizeProvider (provider: Provider, where: string): ProviderD
   if ('useClass' in p && typeof p.useClass !== 'function') throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): useClass must be a class, given ${describe(p.useClass)}.`)
   if ('useFactory' in p && typeof p.useFactory !== 'function') throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): useFactory must be a function, given ${describe(p.useFactory)}.`)
   if ('inject' in p && p.inject !== undefined && !Array.isArray(p.inject)) throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): inject must be an array of tokens.`)
-  const scope = p.scope ?? (p.useClass ? injectableOptions(p.useClass)?.scope : undefined) ?? 'DEFAULT'
+  for (const [index, entry] of (p.inject ?? []).entries()) {
+    const dependency = entry !== null && typeof entry === 'object' && 'token' in entry ? entry.token : entry
+    if (!isToken(dependency)) {
+      throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): inject[${index}] is ${describe(entry)}; an entry is a token (class, string or symbol) or { token, optional }.`)
+    }
+  }
+  const scope = checkScope(p.scope ?? (p.useClass ? injectableOptions(p.useClass)?.scope : undefined) ?? 'DEFAULT', where)
   return { token, useClass: p.useClass, useValue: p.useValue, useFactory: p.useFactory, inject: p.inject, useExisting: p.useExisting, scope }
 }
 
-// Distance = longest import path from the root; global modules come first of all.
-function computeDistances (root: ModuleNode): void {
+const scopes = new Set(['DEFAULT', 'REQUEST', 'TRANSIENT'])
+
+function checkScope (scope: unknown, where: string): ProviderDefinition['scope'] {
+  if (!scopes.has(scope as string)) {
+    throw new ERR_INVALID_PROVIDER(`${where}: scope must be DEFAULT, REQUEST or TRANSIENT, given ${describe(scope)}. Use Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT.`)
+  }
+  return scope as ProviderDefinition['scope']
+}
+
+export function isToken (value: unknown): value is Token {
+  return typeof value === 'function' || typeof value === 'string' || typeof value === 'symbol'
+}
+
+// Distance = longest import path from the root. Global modules start beyond any such path, so
+// they come first, and what they import comes before them.
+function computeDistances (root: ModuleNode, modules: ModuleNode[]): void {
   const walk = (node: ModuleNode, depth: number, path: Set<ModuleNode>): void => {
     if (path.has(node) || node.distance >= depth) return
     node.distance = depth
@@ -152,10 +176,10 @@ function computeDistances (root: ModuleNode): void {
     path.delete(node)
   }
   walk(root, 1, new Set())
+  for (const node of modules) if (node.global) walk(node, modules.length + 1, new Set())
 }
 
 /** Modules in init order: deepest imports and global modules first, the root last. */
 export function initOrder (graph: ModuleGraph): ModuleNode[] {
-  const rank = (m: ModuleNode) => m.global ? Number.MAX_VALUE : m.distance
-  return [...graph.modules].sort((a, b) => rank(b) - rank(a) || a.order - b.order)
+  return [...graph.modules].sort((a, b) => b.distance - a.distance || a.order - b.order)
 }
