@@ -11,7 +11,7 @@ export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorato
 export { HttpCode, Header, Redirect, Render } from './http.js'
 export { UseGuards, UsePipes, UseInterceptors, UseFilters, Catch } from './enhancers.js'
 export { SetMetadata, Reflector } from './reflector.js'
-export type { CustomDecorator } from './reflector.js'
+export type { CustomDecorator, ReflectableDecorator, CreateDecoratorOptions } from './reflector.js'
 export { Version } from './versioning.js'
 export { RouteSchema, RouteConfig, RouteConstraints } from './route-options.js'
 export * from './exceptions.js'

@@ -125,7 +125,8 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   const run = interceptors.length === 0
     ? call
     : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): Promise<unknown> => {
-        const next = (i: number): Promise<unknown> => {
+        // Async, so a handler that throws synchronously still gives handle() a rejected promise.
+        const next = async (i: number): Promise<unknown> => {
           if (i === interceptors.length) return settle(call(instance, req, reply, ctx))
           return Promise.resolve(refs.get(interceptors[i], req)).then((interceptor) =>
             settle(interceptor.intercept(ctx!, { handle: () => next(i + 1) })))
@@ -145,7 +146,7 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
     return function fdpHandler (req, reply) {
       const result = run(controller.instance, req, reply, undefined)
       if (result === undefined) { reply.send(); return }
-      return result
+      return isObservable(result) ? lastValue(result) : result
     }
   }
 
@@ -153,7 +154,7 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
     const instance = perRequest ? await container.resolveIn(controller, req) : controller.instance
     prepare?.(reply)
     const ctx = needsContext ? new HttpExecutionContext(req, reply, cls, method) : undefined
-    return respond(await run(instance, req, reply, ctx), req, reply)
+    return respond(await settle(run(instance, req, reply, ctx)), req, reply)
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ArgumentMetadata, PipeTransform } from '../types/index.js'
+import type { PipeTransform } from '../types/index.js'
 import { BadRequestException, HttpException } from './exceptions.js'
 
 export interface ParsePipeOptions {
@@ -30,13 +30,14 @@ export class ParseIntPipe implements PipeTransform<unknown, number> {
   }
 }
 
-/** Parses a finite number. */
+/** Parses a float string (what `parseFloat` reads, when the whole string is numeric). */
 export class ParseFloatPipe implements PipeTransform<unknown, number> {
   constructor (private readonly options: ParsePipeOptions = {}) {}
   transform (value: unknown): number {
     if (isNil(value) && this.options.optional) return value as never
-    const number = typeof value === 'number' ? value : (typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN)
-    if (Number.isFinite(number)) return number
+    if ((typeof value === 'string' || typeof value === 'number') && !Number.isNaN(parseFloat(value as string)) && isFinite(value as number)) {
+      return parseFloat(value as string)
+    }
     throw failure(this.options, 'Validation failed (numeric string is expected)')
   }
 }
@@ -66,12 +67,14 @@ export class ParseUUIDPipe implements PipeTransform<unknown, string> {
   readonly #message: string
   constructor (private readonly options: ParsePipeOptions & { version?: '3' | '4' | '5' | '7' } = {}) {
     this.#pattern = uuidPatterns[options.version ?? 'all']
-    this.#message = `Validation failed (uuid${options.version ? ` v${options.version}` : ''} is expected)`
+    // Worded as NestJS words it, space included.
+    this.#message = `Validation failed (uuid${options.version ? ` v ${options.version}` : ''} is expected)`
   }
 
   transform (value: unknown): string {
     if (isNil(value) && this.options.optional) return value as never
-    if (typeof value === 'string' && this.#pattern.test(value)) return value
+    if (typeof value !== 'string') throw failure(this.options, 'The value passed as UUID is not a string')
+    if (this.#pattern.test(value)) return value
     throw failure(this.options, this.#message)
   }
 }
@@ -102,24 +105,32 @@ export interface ParseArrayOptions extends ParsePipeOptions {
 
 /** Splits a delimited string (or takes an array) into an array, converting items if asked. */
 export class ParseArrayPipe implements PipeTransform<unknown, unknown[]> {
-  constructor (private readonly options: ParseArrayOptions = {}) {}
-  transform (value: unknown, metadata?: ArgumentMetadata): unknown[] {
+  constructor (private readonly options: ParseArrayOptions = {}) {
+    const { items } = options
+    if (items !== undefined && items !== Number && items !== String && items !== Boolean) {
+      throw new TypeError('ParseArrayPipe option "items" must be Number, String or Boolean; validate arrays of objects with a DTO and ValidationPipe.')
+    }
+  }
+
+  transform (value: unknown): unknown[] {
     if (isNil(value) && this.options.optional) return value as never
     let items: unknown[]
     if (Array.isArray(value)) items = value
-    else if (typeof value === 'string') items = value === '' ? [] : value.split(this.options.separator ?? ',')
+    else if (typeof value === 'string' && value !== '') items = value.trim().split(this.options.separator ?? ',')
     else throw failure(this.options, 'Validation failed (parsable array expected)')
     const convert = this.options.items
-    if (convert === undefined || convert === String) return convert === String ? items.map(String) : items
+    if (convert === undefined) return items
+    if (convert === String) return items.map((item) => typeof item === 'string' ? item : String(item))
     return items.map((item, index) => {
+      // '1' and 'true' are read as JSON first, as NestJS does.
+      if (typeof item === 'string') { try { item = JSON.parse(item) } catch {} }
       if (convert === Number) {
-        const number = typeof item === 'number' ? item : (typeof item === 'string' && item.trim() !== '' ? Number(item) : NaN)
-        if (!Number.isFinite(number)) throw failure(this.options, `Validation failed (item ${index} must be a number)`)
+        const number = item !== null && item !== '' ? +(item as number) : NaN
+        if (Number.isNaN(number)) throw failure(this.options, `[${index}] item must be a number`)
         return number
       }
-      if (item === true || item === 'true') return true
-      if (item === false || item === 'false') return false
-      throw failure(this.options, `Validation failed (item ${index} must be a boolean)`)
+      if (typeof item !== 'boolean') throw failure(this.options, `[${index}] item must be a boolean value`)
+      return item
     })
   }
 }

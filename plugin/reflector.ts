@@ -16,10 +16,39 @@ export function SetMetadata<K = string, V = unknown> (key: K, value: V): CustomD
   return decorator
 }
 
+/** A decorator made by `Reflector.createDecorator`: `@Roles(['admin'])`, read with `reflector.get(Roles, target)`. */
+export interface ReflectableDecorator<TParam, TTransformed = TParam> {
+  (value?: TParam): CustomDecorator<string | symbol>
+  KEY: string | symbol
+}
+
+export interface CreateDecoratorOptions<TParam, TTransformed = TParam> {
+  /** The metadata key; a unique symbol when omitted. */
+  key?: string | symbol
+  /** Maps the decorator's argument to the stored value. */
+  transform?: (value: TParam) => TTransformed
+}
+
+// A decorator made by SetMetadata or createDecorator stands for its key.
+function keyOf (key: unknown): unknown {
+  return typeof key === 'function' && 'KEY' in key ? (key as { KEY: unknown }).KEY : key
+}
+
 /** Reads metadata set with `SetMetadata` from handlers and classes. */
 export class Reflector {
+  /** Makes a typed metadata decorator; an argument-less use stores `{}`. */
+  static createDecorator<TParam, TTransformed = TParam> (options: CreateDecoratorOptions<TParam, TTransformed> = {}): ReflectableDecorator<TParam, TTransformed> {
+    const key = options.key ?? Symbol('Reflector.createDecorator')
+    const decorator = ((value?: TParam) => {
+      const stored = options.transform ? options.transform(value as TParam) : value
+      return SetMetadata(key, stored === undefined ? {} : stored)
+    }) as ReflectableDecorator<TParam, TTransformed>
+    decorator.KEY = key
+    return decorator
+  }
+
   get<T = any> (key: unknown, target: Target): T {
-    return Reflect.getMetadata(key, target)
+    return Reflect.getMetadata(keyOf(key), target)
   }
 
   getAll<T extends unknown[] = any[]> (key: unknown, targets: Target[]): T {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type { ArgumentMetadata, PipeTransform, Type } from '../types/index.js'
-import { BadRequestException, HttpException } from './exceptions.js'
+import { BadRequestException, HttpException, reasonPhrase } from './exceptions.js'
 import { ERR_MISSING_PEER } from './errors.js'
 
 export interface ValidationPipeOptions {
@@ -18,6 +18,8 @@ export interface ValidationPipeOptions {
   groups?: string[]
   /** Also validate values from custom parameter decorators. */
   validateCustomDecorators?: boolean
+  /** Send the error without the constraint messages. */
+  disableErrorMessages?: boolean
   /** Status of the validation error (default 400). */
   errorHttpStatusCode?: number
   /** Turns class-validator errors into the thrown error. */
@@ -40,19 +42,29 @@ interface Peers {
   instanceToPlain: (object: unknown, options?: Record<string, unknown>) => unknown
 }
 
+const peerNames = ['class-validator', 'class-transformer'] as const
 let peers: Peers | undefined
-// Optional peers, loaded the first time a ValidationPipe is made.
-function loadPeers (): Peers {
-  if (peers) return peers
-  const require = createRequire(import.meta.url)
-  try {
-    const validator = require('class-validator')
-    const transformer = require('class-transformer')
-    peers = { validate: validator.validate, plainToInstance: transformer.plainToInstance, instanceToPlain: transformer.instanceToPlain }
-    return peers
-  } catch (error) {
-    throw new ERR_MISSING_PEER('ValidationPipe needs the packages class-validator and class-transformer: npm install class-validator class-transformer', { cause: error })
+
+/**
+ * Loads the optional peers the first time a ValidationPipe is made. `names` and `from` only
+ * exist so that a missing peer can be shown in tests.
+ */
+export function loadPeers (names: readonly [string, string] = peerNames, from: string = import.meta.url): Peers {
+  const defaults = names === peerNames && from === import.meta.url
+  if (defaults && peers) return peers
+  const require = createRequire(from)
+  const loaded: unknown[] = []
+  for (const name of names) {
+    try {
+      loaded.push(require(name))
+    } catch (error) {
+      throw new ERR_MISSING_PEER(`ValidationPipe needs the optional peer dependencies class-validator and class-transformer, and ${name} could not be loaded. Install them: npm install class-validator class-transformer`, { cause: error })
+    }
   }
+  const [validator, transformer] = loaded as [any, any]
+  const found: Peers = { validate: validator.validate, plainToInstance: transformer.plainToInstance, instanceToPlain: transformer.instanceToPlain }
+  if (defaults) peers = found
+  return found
 }
 
 const unvalidated = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date])
@@ -90,16 +102,26 @@ export class ValidationPipe implements PipeTransform {
 
   #fail (errors: ValidationError[]): unknown {
     if (this.#options.exceptionFactory) return this.#options.exceptionFactory(errors)
-    const messages = flatten(errors)
     const status = this.#options.errorHttpStatusCode ?? 400
+    if (this.#options.disableErrorMessages) return status === 400 ? new BadRequestException() : new HttpException(reasonPhrase(status), status)
+    const messages = withPaths(errors).flatMap((error) => Object.values(error.constraints ?? {}))
     return status === 400 ? new BadRequestException(messages) : new HttpException(messages, status)
   }
 }
 
-function flatten (errors: ValidationError[], path = ''): string[] {
+/**
+ * Nested errors as a flat list whose messages carry their path (`inner.n must be ...`).
+ * As in NestJS, an error with children reports through them only.
+ */
+function withPaths (errors: ValidationError[], parent?: string): ValidationError[] {
   return errors.flatMap((error) => {
-    const own = Object.values(error.constraints ?? {}).map((message) => path ? `${path}${message}` : message)
-    return own.concat(flatten(error.children ?? [], `${path}${error.property}.`))
+    if (parent === undefined && !error.children?.length) return [error]
+    if (parent !== undefined) {
+      const path = `${parent}.${error.property}`
+      const constraints = Object.fromEntries(Object.entries(error.constraints ?? {}).map(([key, message]) => [key, `${parent}.${message}`]))
+      return [...(error.children?.length ? withPaths(error.children, path) : []), { ...error, constraints }]
+    }
+    return withPaths(error.children!, error.property)
   })
 }
 
