@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { validateHeaderName, validateHeaderValue } from 'node:http'
 import type { ExceptionFilter, Type } from '../types/index.js'
 import { HttpException } from './exceptions.js'
 import { HttpExecutionContext } from './execution-context.js'
@@ -23,6 +24,24 @@ export interface RouteInfo { cls: Type, handler: (...args: any[]) => any }
 
 const internalError = { statusCode: 500, message: 'Internal server error' }
 
+/**
+ * A 500 after Node refused a header (CR/LF or control characters in a value the handler
+ * set) would fail the same way: such headers are dropped so the 500 itself goes out.
+ */
+function sendInternalError (reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    try {
+      validateHeaderName(name)
+      for (const item of Array.isArray(value) ? value : [value]) validateHeaderValue(name, item as string)
+    } catch {
+      reply.removeHeader(name)
+      // The failed writeHead already picked the reason phrase of the success status.
+      reply.raw.statusMessage = ''
+    }
+  }
+  reply.code(500).send(internalError)
+}
+
 /** The built-in answer to an exception no filter took. */
 export function sendException (exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
   if (exception instanceof HttpException) {
@@ -35,7 +54,7 @@ export function sendException (exception: unknown, request: FastifyRequest, repl
     throw exception
   }
   reply.log.error({ err: exception instanceof Error ? exception : new ThrownValue(exception) }, 'Unhandled exception')
-  reply.code(500).send(internalError)
+  sendInternalError(reply)
 }
 
 interface FilterEntry { ref: EnhancerRef<ExceptionFilter>, types: Function[] }
@@ -66,7 +85,7 @@ export function createErrorHandler (filters: Array<EnhancerRef<ExceptionFilter>>
       if (reply.sent) return
       if (filterError instanceof HttpException) return sendException(filterError, request, reply)
       reply.log.error({ err: asError(filterError) }, `Exception filter ${entry.ref.name} threw`)
-      return reply.code(500).send(internalError)
+      return sendInternalError(reply)
     }
     // A filter that did not answer leaves it to the built-in handler.
     if (!reply.sent) sendException(exception, request, reply)

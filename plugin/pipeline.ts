@@ -7,6 +7,10 @@ import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
 import { asError } from './exception-handler.js'
 import type { RedirectDefinition } from './http.js'
+import { ERR_INVALID_REDIRECT } from './errors.js'
+
+// What Node accepts in a header value.
+const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown
 type Extractor = (request: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
@@ -164,7 +168,12 @@ function responder (plan: HandlerPlan, handsReply: boolean) {
   if (redirect !== undefined) {
     return (result: unknown, req: FastifyRequest, reply: FastifyReply) => {
       const given = (typeof result === 'object' && result !== null ? result : {}) as Partial<RedirectDefinition>
-      return reply.redirect(given.url ?? redirect.url, given.statusCode ?? redirect.statusCode)
+      const url = given.url ?? redirect.url
+      // Node refuses such a Location header only once the reply is written; fail here, naming the handler.
+      if (typeof url === 'string' && invalidHeaderChar.test(url)) {
+        throw new ERR_INVALID_REDIRECT(`${plan.cls.name}.${String(plan.key)} returned a redirect URL with characters not allowed in a header (CR, LF or other control characters). Validate or encode redirect targets built from request data.`)
+      }
+      return reply.redirect(url, given.statusCode ?? redirect.statusCode)
     }
   }
   // A handler that took @Res() answers itself; returning the reply makes Fastify wait for it.

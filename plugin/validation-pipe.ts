@@ -90,10 +90,18 @@ export class ValidationPipe implements PipeTransform {
     if (!validate) return this.#options.transform ? transformPrimitive(value, metadata) : value
 
     const given = value === null || value === undefined ? {} : value
-    const entity = this.#peers.plainToInstance(metatype, given, this.#options.transformOptions)
-    // An array or primitive body still gets validated against the DTO as a stand-in.
-    const target = entity !== null && typeof entity === 'object' && entity.constructor === metatype ? entity : Object.assign(Object.create(metatype.prototype), {})
-    const errors = await this.#peers.validate(target, this.#validatorOptions)
+    let entity: any
+    let errors: ValidationError[]
+    try {
+      entity = this.#peers.plainToInstance(metatype, given, this.#options.transformOptions)
+      // An array or primitive body still gets validated against the DTO as a stand-in.
+      const target = entity !== null && typeof entity === 'object' && entity.constructor === metatype ? entity : Object.assign(Object.create(metatype.prototype), {})
+      errors = await this.#peers.validate(target, this.#validatorOptions)
+    } catch (error) {
+      // class-transformer and class-validator recurse per level: a hostile depth overflows the stack.
+      if (error instanceof RangeError) throw new BadRequestException('Request data is nested too deeply')
+      throw error
+    }
     if (errors.length > 0) throw this.#fail(errors)
     if (this.#options.transform) return entity
     if (value === null || value === undefined) return value

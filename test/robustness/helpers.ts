@@ -1,0 +1,51 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { Writable } from 'node:stream'
+import http from 'node:http'
+import type { TestContext } from 'node:test'
+import { decoratorPlugin } from '../../plugin/index.js'
+import type { DecoratorPluginOptions } from '../../types/index.js'
+
+export interface LogLine { level: number, reqId?: string, msg?: string, err?: { type: string, message: string } }
+
+/** Fastify's log lines, parsed, as the app writes them. */
+export function captureLogs (): { stream: Writable, lines: LogLine[], errors: () => LogLine[] } {
+  const lines: LogLine[] = []
+  const stream = new Writable({
+    write (chunk, encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line))
+      done()
+    }
+  })
+  return { stream, lines, errors: () => lines.filter((line) => line.level >= 40) }
+}
+
+/** A ready app with Fastify options of the test's choosing; closed when the test ends. */
+export async function buildApp (t: TestContext, module: Function, fastify: FastifyServerOptions = {}, options: Partial<DecoratorPluginOptions> = {}): Promise<FastifyInstance> {
+  const app = Fastify(fastify)
+  t.after(() => app.close())
+  await app.register(decoratorPlugin, { ...options, module } as DecoratorPluginOptions)
+  await app.ready()
+  return app
+}
+
+export interface RawResponse { status: number, headers: http.IncomingHttpHeaders, body: string }
+
+/** One request over a real socket of its own. */
+export function request (port: number, path: string, options: http.RequestOptions = {}, body?: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, agent: false, ...options }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk) => { text += chunk })
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** Listens on 127.0.0.1 on a free port and returns it. */
+export async function listen (app: FastifyInstance): Promise<number> {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  return (app.server.address() as { port: number }).port
+}
