@@ -56,6 +56,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     prefix: options.prefix ?? '',
     uriVersioning: options.versioning?.type === 'uri',
     allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
+    hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
     globals: {
       guards: refs.of(options.globalGuards ?? [], graph.root),
       pipes: refs.of(options.globalPipes ?? [], graph.root),

@@ -1,30 +1,63 @@
-import type { RouteSchemaOptions } from '../types/index.js'
+import type { RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions } from '../types/index.js'
 import { kRouteConfig, kRouteConstraints, kRouteSchema } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
 
-function objectDecorator (key: symbol, name: string) {
-  return (value: Record<string, unknown>): MethodDecorator => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new ERR_INVALID_DECLARATION(`@${name}() takes an object, given ${describe(value)}.`)
+type Options = Record<string, unknown>
+
+const isObject = (value: unknown): value is Options => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+// The parts Fastify compiles; other keys (summary, tags, ...) are left to plugins such as @fastify/swagger.
+const schemaParts = ['body', 'querystring', 'params', 'headers', 'response']
+
+function checkSchema (schema: Options): void {
+  for (const part of schemaParts) {
+    if (part in schema && !isObject(schema[part])) {
+      throw new ERR_INVALID_DECLARATION(`@RouteSchema(): "${part}" must be a JSON schema object, given ${describe(schema[part])}.`)
     }
+  }
+}
+
+// Several on one handler merge their top-level keys; on a clash the topmost decorator wins.
+function objectDecorator (key: symbol, name: string, check?: (value: Options) => void) {
+  return (value: Options): MethodDecorator => {
+    if (!isObject(value)) throw new ERR_INVALID_DECLARATION(`@${name}() takes an object, given ${describe(value)}.`)
+    check?.(value)
     return (target, property, descriptor) => {
-      const current = Reflect.getOwnMetadata(key, descriptor.value as object) ?? {}
-      Reflect.defineMetadata(key, { ...current, ...value }, descriptor.value as object)
+      if (typeof descriptor?.value !== 'function') {
+        const owner = typeof target === 'function' ? target.name : `${target.constructor.name}.${String(property)}`
+        throw new ERR_INVALID_DECLARATION(`@${name}() decorates a route handler method; ${owner} is not one.`)
+      }
+      const current = Reflect.getOwnMetadata(key, descriptor.value)
+      Reflect.defineMetadata(key, { ...current, ...value }, descriptor.value)
     }
   }
 }
 
 /** The route's Fastify `schema`: ajv validates input, fast-json-stringify serializes output. */
-export const RouteSchema: (schema: RouteSchemaOptions) => MethodDecorator = objectDecorator(kRouteSchema, 'RouteSchema') as any
+export const RouteSchema: (schema: RouteSchemaOptions) => MethodDecorator = objectDecorator(kRouteSchema, 'RouteSchema', checkSchema) as any
 /** The route's Fastify `config`, read by plugins such as @fastify/rate-limit. */
-export const RouteConfig: (config: Record<string, unknown>) => MethodDecorator = objectDecorator(kRouteConfig, 'RouteConfig')
-/** Extra Fastify route constraints. */
-export const RouteConstraints: (constraints: Record<string, unknown>) => MethodDecorator = objectDecorator(kRouteConstraints, 'RouteConstraints')
+export const RouteConfig: (config: RouteConfigOptions) => MethodDecorator = objectDecorator(kRouteConfig, 'RouteConfig')
+/** Extra Fastify route constraints (`host`, `version`, or a strategy the app added). */
+export const RouteConstraints: (constraints: RouteConstraintsOptions) => MethodDecorator = objectDecorator(kRouteConstraints, 'RouteConstraints') as any
 
-export function routeOptionsOf (handler: object): { schema?: RouteSchemaOptions, config?: Record<string, unknown>, constraints?: Record<string, unknown> } {
+export interface RouteOptionsMetadata { schema?: RouteSchemaOptions, config?: Options, constraints?: Options }
+
+export function routeOptionsOf (handler: object): RouteOptionsMetadata {
   return {
     schema: Reflect.getOwnMetadata(kRouteSchema, handler),
     config: Reflect.getOwnMetadata(kRouteConfig, handler),
     constraints: Reflect.getOwnMetadata(kRouteConstraints, handler)
+  }
+}
+
+const builtinConstraints = new Set(['host', 'version'])
+
+/** Fails at planning time on a constraint Fastify has no strategy for, naming the handler. */
+export function checkConstraints (owner: string, constraints: Options | undefined, hasStrategy: (name: string) => boolean): void {
+  for (const name of Object.keys(constraints ?? {})) {
+    // Fastify always knows its built-in strategies; it reports them only once a route uses them.
+    if (!builtinConstraints.has(name) && !hasStrategy(name)) {
+      throw new ERR_INVALID_DECLARATION(`${owner}: @RouteConstraints() uses the constraint "${name}", which no strategy handles. Add it with fastify.addConstraintStrategy() before registering the plugin, or use "host" or "version".`)
+    }
   }
 }

@@ -11,7 +11,7 @@ import { kHeaders, kHttpCode, kRedirect, kRender, kRouteInfo } from './symbols.j
 import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
 import { createErrorHandler } from './exception-handler.js'
 import { handlerVersion } from './versioning.js'
-import { routeOptionsOf } from './route-options.js'
+import { checkConstraints, routeOptionsOf } from './route-options.js'
 import { ERR_DUPLICATE_ROUTE, ERR_INVALID_DECLARATION } from './errors.js'
 
 /** Joins path pieces into `/a/b`, never doubling or dropping slashes; '' when empty. */
@@ -54,6 +54,8 @@ export interface RouterContext {
   prefix: string
   uriVersioning: boolean
   allMethods: string[]
+  /** Whether the app has a route-constraint strategy of that name. */
+  hasConstraintStrategy: (name: string) => boolean
 }
 
 /** Plans every controller's routes; nothing touches Fastify until the whole plan is valid. */
@@ -108,6 +110,7 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
       render
     }
     const options = routeOptionsOf(method)
+    checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
     const version: VersionValue | undefined = handlerVersion(method) ?? definition.version
     const methods = route.method === 'ALL' ? ctx.allMethods : [route.method]
     // An @All route claims every method: say so when it collides with an explicit one.
@@ -128,7 +131,8 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
     }
 
     for (const variant of ctx.versioning.variants(version)) {
-      for (const host of hosts) {
+      // A handler's own host constraint is more specific than its controller's.
+      for (const host of options.constraints?.host !== undefined ? [undefined] : hosts) {
         const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, route.path) : joinPath(route.path)
         const constraints: Record<string, unknown> = { ...options.constraints }
         if (host !== undefined) constraints.host = host
@@ -178,7 +182,8 @@ export async function registerController (parent: FastifyInstance, plan: Control
       const options = route.build()
       instance.route({
         ...options,
-        method: route.methods,
+        // One method as a string, as a plain Fastify route has it in request.routeOptions.
+        method: route.methods.length === 1 ? route.methods[0] : route.methods,
         url: route.url === '' && plan.prefix === '' ? '/' : route.url,
         // No constraint at all on unversioned, host-free routes: they stay plain Fastify routes.
         constraints: Object.keys(route.constraints).length > 0 ? route.constraints : undefined,

@@ -1,5 +1,5 @@
 // Public types of fastify-decorator-plugin. Runtime values live in plugin/.
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
 
 /** The user a guard attached to the request. Augment it to type `request.user`. */
 export interface RequestUser { [key: string]: unknown }
@@ -149,7 +149,12 @@ export interface Container {
 
 export type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onTimeout' | 'onRequestAbort'
 
+/** `@RouteSchema()`: the route's Fastify `schema` (JSON Schema or TypeBox; extra keys such as `summary` and `tags` go to @fastify/swagger). */
 export type RouteSchemaOptions = NonNullable<RouteShorthandOptions['schema']>
+/** `@RouteConfig()`: the route's Fastify `config`; plugins type their keys by augmenting `FastifyContextConfig`. */
+export type RouteConfigOptions = FastifyContextConfig & Record<string, unknown>
+/** `@RouteConstraints()`: `host`, `version`, or the name of a strategy the app added. */
+export type RouteConstraintsOptions = NonNullable<RouteShorthandOptions['constraints']>
 
 export interface UploadedFileInfo {
   fieldname: string
