@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import {
   decoratorPlugin, Module, Global, Controller, Get, Param, Injectable, Inject, UseGuards, UsePipes, UseInterceptors,
-  UseFilters, Catch, NotFoundException, UnauthorizedException,
+  UseFilters, Catch, NotFoundException, UnauthorizedException, ParseIntPipe,
   type CanActivate, type PipeTransform, type NestInterceptor, type CallHandler, type ExceptionFilter, type ArgumentsHost
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
@@ -298,4 +298,20 @@ test('an overriding guard gets its dependencies from the module that uses it', a
   const ok = await app.inject({ url: '/secure/echo/hi', headers: { 'x-token': 'secret' } })
   assert.equal(ok.statusCode, 200)
   assert.deepEqual(ok.json(), { wrapped: 'HI' })
+})
+
+test('an override replaces a parameter pipe class, built-in pipes included', async (t) => {
+  class LenientInt implements PipeTransform { transform (value: string) { return Number.parseInt(value, 10) || 0 } }
+  @Controller('pages')
+  class PagesController {
+    @Get(':n') page (@Param('n', ParseIntPipe) n: number) { return { n } }
+  }
+  @Module({ controllers: [PagesController] })
+  class PagesModule {}
+  const strict = await build(t, PagesModule)
+  assert.equal((await strict.inject('/pages/abc')).statusCode, 400)
+  const app = await build(t, PagesModule, { overrides: [{ provide: ParseIntPipe, useClass: LenientInt }] })
+  const res = await app.inject('/pages/abc')
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { n: 0 })
 })
