@@ -50,7 +50,12 @@ test('routes are real Fastify routes, listed by printRoutes()', async (t) => {
   @Module({ controllers: [Cats] })
   class AppModule {}
 
-  const app = await build(t, AppModule, {}, (app) => app.get('/legacy', async () => 'plain'))
+  const seen: string[] = []
+  const app = await build(t, AppModule, {}, (app) => {
+    app.addHook('onRoute', (route) => { seen.push(`${route.method} ${route.url}`) })
+    app.get('/legacy', async () => 'plain')
+  })
+  assert.deepEqual(seen.filter((route) => route.includes('cats')), ['GET /cats', 'HEAD /cats', 'GET /cats/:id', 'HEAD /cats/:id', 'POST /cats'])
   const tree = app.printRoutes({ commonPrefix: false })
   assert.match(tree, /── \/cats \(GET, HEAD, POST\)\n\s+└── \/:id \(GET, HEAD\)\n/)
   assert.match(tree, /── \/legacy \(GET, HEAD\)\n/)
