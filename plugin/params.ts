@@ -12,10 +12,12 @@ export interface ParamDefinition {
   data?: string
   pipes: PipeEntry[]
   passthrough?: boolean
+  /** @UploadedFile(s): answer 400 when no file came. */
+  required?: boolean
   factory?: (data: any, ctx: ExecutionContext) => unknown
 }
 
-function addParam (target: object, key: string | symbol | undefined, definition: ParamDefinition): void {
+export function addParam (target: object, key: string | symbol | undefined, definition: ParamDefinition): void {
   if (key === undefined) {
     throw new ERR_INVALID_DECLARATION(`Parameter decorators apply to handler methods, not to the constructor of ${(target as Function).name}.`)
   }

@@ -7,6 +7,7 @@ import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
 import { asError } from './exception-handler.js'
 import type { RedirectDefinition } from './http.js'
+import { uploadExtractor } from './uploads.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
 
 // What Node accepts in a header value.
@@ -61,6 +62,8 @@ function extractor (param: ParamDefinition): Extractor {
     case 'res': return (req, reply) => reply
     case 'ip': return (req) => req.ip
     case 'rawBody': return (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
+    case 'file':
+    case 'files': return uploadExtractor(param)
     case 'custom': {
       const factory = param.factory!
       return (req, reply, ctx) => factory(data, ctx!)
@@ -102,10 +105,12 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   const params = [...plan.params].sort((a, b) => a.index - b.index)
   const argCount = params.length === 0 ? 0 : params[params.length - 1].index + 1
   const resolvers: Extractor[] = new Array(argCount).fill(() => undefined)
+  const awaited: boolean[] = new Array(argCount).fill(false)
   let asyncArgs = false
   for (const param of params) {
     const { resolve, piped } = argumentResolver(plan, param, refs, paramPipes(param))
     resolvers[param.index] = resolve
+    awaited[param.index] = piped
     asyncArgs ||= piped
   }
   const needsContext = interceptors.length > 0 || params.some((param) => param.kind === 'custom')
@@ -121,7 +126,12 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
       for (let i = 0; i < argCount; i++) args[i] = resolvers[i](req, reply, ctx)
       return instance[key](...args)
     }
-    return Promise.all(resolvers.map((resolve) => resolve(req, reply, ctx))).then((args) => instance[key](...args))
+    // Only piped values are awaited: the reply is thenable and would wait for its own sending.
+    const args = resolvers.map((resolve) => resolve(req, reply, ctx))
+    return Promise.all(args.map((arg, i) => awaited[i] ? arg : undefined)).then((values) => {
+      for (let i = 0; i < argCount; i++) if (awaited[i]) args[i] = values[i]
+      return instance[key](...args)
+    })
   }
 
   const respond = responder(plan, handsReply)

@@ -10,6 +10,9 @@ import { enhancersOf, kFilters, kGuards, kInterceptors, kPipes } from './enhance
 import { kHeaders, kHttpCode, kRedirect, kRender, kRouteInfo } from './symbols.js'
 import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
 import { createErrorHandler } from './exception-handler.js'
+import { addHooks } from './hooks.js'
+import { installRawBodyParsers, wantsRawBody } from './raw-body.js'
+import { buildUploadHook, checkMultipart, wantsUploads } from './uploads.js'
 import { handlerVersion } from './versioning.js'
 import { checkConstraints, routeOptionsOf } from './route-options.js'
 import { ERR_DUPLICATE_ROUTE, ERR_INVALID_DECLARATION } from './errors.js'
@@ -34,6 +37,10 @@ interface RoutePlan {
   fullUrl: string
   constraints: Record<string, unknown>
   render?: string
+  /** Takes @RawBody(): served from a child context whose parsers keep the bytes. */
+  rawBody: boolean
+  /** Takes @UploadedFile(s): needs @fastify/multipart in its context. */
+  uploads: boolean
   build: () => Partial<RouteOptions>
 }
 
@@ -123,6 +130,7 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
       built = {
         handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
         preValidation: guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined,
+        preHandler: buildUploadHook(params),
         errorHandler: filters ? createErrorHandler(filters, refs) : undefined,
         schema: options.schema,
         config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
@@ -137,7 +145,7 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
         const constraints: Record<string, unknown> = { ...options.constraints }
         if (host !== undefined) constraints.host = host
         if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
-        routes.push({ owner, methods, url, fullUrl: joinPath(prefix, url) || '/', constraints, render, build })
+        routes.push({ owner, methods, url, fullUrl: joinPath(prefix, url) || '/', constraints, render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), build })
       }
     }
   }
@@ -178,9 +186,21 @@ export async function registerController (parent: FastifyInstance, plan: Control
     if (plan.filters.length > 0) {
       instance.setErrorHandler(createErrorHandler([...plan.filters].reverse().concat([...ctx.globals.filters].reverse()), ctx.refs))
     }
+    addHooks(instance, plan.binding, ctx.container)
+    const uploads = plan.routes.find((route) => route.uploads)
+    if (uploads) checkMultipart(instance, uploads.owner, plan.module.name)
+    // Routes that take @RawBody() live in a child context whose JSON and text parsers keep the bytes.
+    let rawContext: FastifyInstance | undefined
+    if (plan.routes.some((route) => route.rawBody)) {
+      await instance.register(async function rawBodyContext (child) {
+        installRawBodyParsers(child)
+        rawContext = child
+      })
+    }
     for (const route of plan.routes) {
       const options = route.build()
-      instance.route({
+      const context = route.rawBody ? rawContext! : instance
+      context.route({
         ...options,
         // One method as a string, as a plain Fastify route has it in request.routeOptions.
         method: route.methods.length === 1 ? route.methods[0] : route.methods,

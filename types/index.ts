@@ -156,10 +156,17 @@ export type RouteConfigOptions = FastifyContextConfig & Record<string, unknown>
 /** `@RouteConstraints()`: `host`, `version`, or the name of a strategy the app added. */
 export type RouteConstraintsOptions = NonNullable<RouteShorthandOptions['constraints']>
 
+/** A file from @UploadedFile()/@UploadedFiles(), read into memory by @fastify/multipart. */
 export interface UploadedFileInfo {
   fieldname: string
   filename: string
   encoding: string
   mimetype: string
   buffer: Buffer
+}
+
+/** `@UploadedFile({ field, required })`: `required` (default true) answers 400 when no file came. */
+export interface UploadedFileOptions {
+  field?: string
+  required?: boolean
 }

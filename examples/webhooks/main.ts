@@ -1,0 +1,4 @@
+import { buildApp } from './app.js'
+
+const app = await buildApp({ fastify: { logger: true } })
+await app.listen({ port: Number(process.env.PORT ?? 3000) })
