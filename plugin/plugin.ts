@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { DecoratorPluginOptions } from '../types/index.js'
-import { scanModules, initOrder } from './scanner.js'
+import { scanModules, initOrder, notAModuleHint } from './scanner.js'
 import { Container } from './container.js'
 import { EnhancerRefs } from './enhancer-ref.js'
 import { createVersioning } from './versioning.js'
@@ -10,8 +10,6 @@ import { createErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
 import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
-import { planModulePlugins, registerModulePlugins } from './module-plugins.js'
-import { addProviderHooks } from './hooks.js'
 import { ERR_INVALID_OPTIONS, describe } from './errors.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
@@ -22,7 +20,7 @@ function validateOptions (options: DecoratorPluginOptions): void {
     throw new ERR_INVALID_OPTIONS(`decoratorPlugin needs options { module: AppModule }, given ${describe(options)}.`)
   }
   if (!isModule(options.module)) {
-    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "module" must be a class decorated with @Module(), given ${describe(options.module)}.`)
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "module" must be a class decorated with @Module() (the root module), given ${describe(options.module)}. ${notAModuleHint(options.module, 'list it in the root module\'s providers')}`)
   }
   if (options.prefix !== undefined && typeof options.prefix !== 'string') {
     throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "prefix" must be a string, given ${describe(options.prefix)}.`)
@@ -67,15 +65,12 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     }
   }
   const modules = initOrder(graph)
-  const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
   const plans = new Map<(typeof modules)[number], ControllerPlan[]>(modules.map((module) => [module, planControllers(module, ctx)]))
   for (const module of modules) container.moduleClass(module)
   const noAutoHead = checkRoutes([...plans.values()].flat())
   const renders = [...plans.values()].flat().flatMap((plan) => plan.routes).filter((route) => route.render !== undefined)
   checkView(app, options.view, renders)
   container.finalize()
-
-  app.decorate('container', container.publicApi())
 
   await app.register(async function decoratorRoot (root) {
     await registerView(root, app, options.view)
@@ -84,9 +79,6 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     for (const module of modules) {
       await root.register(async function moduleContext (instance) {
         module.fastify = instance
-        // The module's plugins, then its providers' hooks, apply to every controller registered after them.
-        await registerModulePlugins(instance, modulePlugins.get(module)!)
-        addProviderHooks(instance, module, container)
         for (const plan of plans.get(module)!) await registerController(instance, plan, ctx, noAutoHead)
       })
     }
@@ -96,6 +88,8 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     root.addHook('onClose', async () => { await runDestroy(targets) })
     await runInit(targets)
   })
+  // Decorated last: an application that failed to build leaves nothing on the parent.
+  app.decorate('container', container.publicApi())
 }
 
 /** Registers a decorator application, from its root module, inside a Fastify app. */

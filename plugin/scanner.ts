@@ -108,10 +108,16 @@ function notAModule (value: unknown, where: string): Error {
   if (value === undefined) {
     return new ERR_NOT_A_MODULE(`${where} is undefined; this usually means a circular import between files. Check the import order or move the module to its own file.`)
   }
-  const hint = typeof value === 'function' && injectableOptions(value) !== undefined
-    ? ' It is an @Injectable() class: list it in providers, not in imports.'
-    : ' Decorate the class with @Module() or remove it.'
-  return new ERR_NOT_A_MODULE(`${where} is ${describe(value)}, which is not a module.${hint}`)
+  return new ERR_NOT_A_MODULE(`${where} is ${describe(value)}, which is not a module. ${notAModuleHint(value, 'list it in providers, not in imports', 'or remove it')}`)
+}
+
+/** What to do about a value given where a module class belongs. */
+export function notAModuleHint (value: unknown, injectableFix: string, otherFix = ''): string {
+  if (typeof value === 'function' && injectableOptions(value) !== undefined) return `It is an @Injectable() class: ${injectableFix}.`
+  if (typeof value === 'function' && controllerDefinition(value) !== undefined) return 'It is a @Controller() class: list it in a module\'s controllers.'
+  if (value !== null && typeof value === 'object' && isModule(value.constructor)) return `It is an instance of ${value.constructor.name}: pass the class itself.`
+  if (typeof value !== 'function') return 'Give a class decorated with @Module().'
+  return `Decorate the class with @Module()${otherFix === '' ? '' : ` ${otherFix}`}.`
 }
 
 const providerKeys = ['useClass', 'useValue', 'useFactory', 'useExisting'] as const

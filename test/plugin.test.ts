@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import { decoratorPlugin, Module, Controller, Get, Injectable, Inject } from '../plugin/index.js'
 import { build } from './helpers/app.js'
+import { registrationError } from './helpers/registration.js'
 
 @Injectable()
 class Greeter { greet () { return { hello: 'world' } } }
@@ -23,14 +24,58 @@ test('serves a controller beside plain routes', async (t) => {
   assert.ok(app.container.get(Greeter) instanceof Greeter)
 })
 
-test('register fails on a missing or non-module "module" option, naming what was given', async () => {
-  for (const [module, given] of [[undefined, 'undefined'], [class NotAModule {}, 'class NotAModule'], ['x', 'string "x"']] as const) {
-    const app = Fastify()
-    await assert.rejects(app.register(decoratorPlugin, { module } as any).ready(), (error: any) => {
-      assert.equal(error.code, 'FDP_ERR_INVALID_OPTIONS')
-      assert.match(error.message, /"module" must be a class decorated with @Module\(\)/)
-      assert.ok(error.message.includes(given), error.message)
-      return true
-    })
+test('register fails on a missing or non-module "module" option, saying what was given and what is expected', async () => {
+  @Injectable() class Service {}
+  @Controller('c') class SomeController {}
+  const cases: Array<[unknown, string]> = [
+    [{}, 'given undefined. Give a class decorated with @Module().'],
+    [{ module: undefined }, 'given undefined. Give a class decorated with @Module().'],
+    [{ module: 'AppModule' }, 'given string "AppModule". Give a class decorated with @Module().'],
+    [{ module: class NotAModule {} }, 'given class NotAModule. Decorate the class with @Module().'],
+    [{ module: Service }, 'given class Service. It is an @Injectable() class: list it in the root module\'s providers.'],
+    [{ module: SomeController }, 'given class SomeController. It is a @Controller() class: list it in a module\'s controllers.'],
+    [{ module: new AppModule() }, 'given an object with keys []. It is an instance of AppModule: pass the class itself.']
+  ]
+  for (const [options, given] of cases) {
+    const error = await registrationError(options)
+    assert.equal(error.code, 'FDP_ERR_INVALID_OPTIONS')
+    assert.equal(error.message, `decoratorPlugin option "module" must be a class decorated with @Module() (the root module), ${given}`)
   }
+})
+
+test('register without options fails the same way', async () => {
+  const app = Fastify()
+  app.register(decoratorPlugin as any)
+  await assert.rejects(async () => { await app.ready() }, { code: 'FDP_ERR_INVALID_OPTIONS', message: /option "module" must be a class decorated with @Module\(\)/ })
+})
+
+test('other options are checked: prefix, global enhancer lists, overrides', async () => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ prefix: 1 }, 'decoratorPlugin option "prefix" must be a string, given number 1.'],
+    [{ globalGuards: {} }, 'decoratorPlugin option "globalGuards" must be an array, given an object with keys [].'],
+    [{ globalPipes: [class NoTransform {}] }, 'decoratorPlugin option "globalPipes"[0] must be a class or an instance with transform(), given class NoTransform.'],
+    [{ globalInterceptors: [{}] }, 'decoratorPlugin option "globalInterceptors"[0] must be a class or an instance with intercept(), given an object with keys [].'],
+    [{ globalFilters: [null] }, 'decoratorPlugin option "globalFilters"[0] must be a class or an instance with catch(), given null.'],
+    [{ overrides: Greeter }, 'decoratorPlugin option "overrides" must be an array of providers, given class Greeter.']
+  ]
+  for (const [options, message] of cases) {
+    const error = await registrationError({ module: AppModule, ...options })
+    assert.equal(error.code, 'FDP_ERR_INVALID_OPTIONS')
+    assert.equal(error.message, message)
+  }
+})
+
+test('the plugin is wrapped with fastify-plugin: named, for Fastify 5, decorating the parent', async (t) => {
+  const meta = (decoratorPlugin as any)[Symbol.for('plugin-meta')]
+  assert.equal(meta.name, 'fastify-decorator-plugin')
+  assert.equal(meta.fastify, '5.x')
+  assert.equal((decoratorPlugin as any)[Symbol.for('skip-override')], true)
+  const app = await build(t, AppModule)
+  assert.equal(app.hasDecorator('container'), true)
+  assert.equal(app.hasPlugin('fastify-decorator-plugin'), true)
+})
+
+test('reflect-metadata is loaded by the package itself', () => {
+  assert.equal(typeof Reflect.getMetadata, 'function')
+  assert.equal(typeof Reflect.defineMetadata, 'function')
 })

@@ -1,0 +1,54 @@
+// A CommonJS consumer require()s the built package (Node >= 20.19 loads ESM through require).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+// Plain JavaScript: decorators are applied by hand, as a CommonJS codebase without a compiler would.
+const consumer = `
+const Fastify = require('fastify')
+const { decoratorPlugin, Module, Controller, Get, Injectable, Inject } = require('fastify-decorator-plugin')
+const { createTestApp } = require('fastify-decorator-plugin/testing')
+
+class Greeter { greet () { return 'hello from CommonJS' } }
+Injectable()(Greeter)
+class GreetController {
+  constructor (greeter) { this.greeter = greeter }
+  get () { return { message: this.greeter.greet() } }
+}
+Inject(Greeter)(GreetController, undefined, 0)
+Get()(GreetController.prototype, 'get', Object.getOwnPropertyDescriptor(GreetController.prototype, 'get'))
+Controller('greet')(GreetController)
+class AppModule {}
+Module({ controllers: [GreetController], providers: [Greeter] })(AppModule)
+
+async function main () {
+  const app = Fastify()
+  await app.register(decoratorPlugin, { module: AppModule })
+  const res = await app.inject('/greet')
+  await app.close()
+  const testApp = await createTestApp(AppModule)
+  const again = await testApp.inject('/greet')
+  await testApp.close()
+  process.stdout.write(JSON.stringify({ status: res.statusCode, body: res.json(), again: again.json() }))
+}
+main().catch((error) => { console.error(error); process.exit(1) })
+`
+
+test('a CommonJS consumer can require() the package and run an application', () => {
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  assert.ok(major > 20 || (major === 20 && minor >= 19), `needs Node >= 20.19, running ${process.versions.node}`)
+  const output = execFileSync(process.execPath, ['--input-type=commonjs', '-e', consumer], { cwd: root, encoding: 'utf8' })
+  assert.deepEqual(JSON.parse(output), { status: 200, body: { message: 'hello from CommonJS' }, again: { message: 'hello from CommonJS' } })
+})
+
+test('package.json promises the Node versions that can require() it', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  assert.equal(pkg.engines.node, '>=20.19')
+  assert.equal(pkg.type, 'module')
+  assert.equal(pkg.exports['.'].default, './dist/plugin/index.js')
+})
