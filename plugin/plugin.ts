@@ -10,6 +10,8 @@ import { createErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
 import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
+import { planModulePlugins, registerModulePlugins } from './module-plugins.js'
+import { addProviderHooks } from './hooks.js'
 import { ERR_INVALID_OPTIONS, describe } from './errors.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
@@ -65,6 +67,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     }
   }
   const modules = initOrder(graph)
+  const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
   const plans = new Map<(typeof modules)[number], ControllerPlan[]>(modules.map((module) => [module, planControllers(module, ctx)]))
   for (const module of modules) container.moduleClass(module)
   const noAutoHead = checkRoutes([...plans.values()].flat())
@@ -79,6 +82,9 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     for (const module of modules) {
       await root.register(async function moduleContext (instance) {
         module.fastify = instance
+        // The module's plugins, then its providers' hooks, apply to every controller registered after them.
+        await registerModulePlugins(instance, modulePlugins.get(module)!)
+        addProviderHooks(instance, module, container)
         for (const plan of plans.get(module)!) await registerController(instance, plan, ctx, noAutoHead)
       })
     }
