@@ -1,6 +1,6 @@
 import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
 import { kParams } from './symbols.js'
-import { ERR_INVALID_DECLARATION } from './errors.js'
+import { ERR_INVALID_DECLARATION, describe } from './errors.js'
 
 export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files'
 
@@ -56,6 +56,9 @@ export const Body = pipeable('body')
 
 /** A request header by name (case-insensitive), or all headers. */
 export function Headers (name?: string): ParameterDecorator {
+  if (name !== undefined && typeof name !== 'string') {
+    throw new ERR_INVALID_DECLARATION(`@Headers() takes a header name, given ${describe(name)}.`)
+  }
   return (target, key, index) => addParam(target, key, { index, kind: 'headers', data: name?.toLowerCase(), pipes: [] })
 }
 

@@ -242,6 +242,7 @@ test('each parameter records its kind, name and index for pipes; pipes receive t
 test('parameter decorators fail at declaration on bad input', () => {
   assert.throws(() => Param(42 as any), { code: 'FDP_ERR_INVALID_DECLARATION' })
   assert.throws(() => Query('a', {} as any), { code: 'FDP_ERR_INVALID_DECLARATION' })
+  assert.throws(() => Headers(42 as any), { code: 'FDP_ERR_INVALID_DECLARATION', message: '@Headers() takes a header name, given number 42.' })
   assert.throws(() => {
     class Bad { constructor (@Req() readonly req: unknown) {} }
     return Bad
