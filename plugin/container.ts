@@ -41,9 +41,22 @@ export interface Binding {
 const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify'], [Reflector, 'reflector']])
 const erased = new Set<unknown>([undefined, Object, Function])
 
-interface Box { value: unknown }
+export interface Box { value: unknown }
 
-type RequestWithScope = FastifyRequest & { [kRequestScope]?: Map<Binding, Promise<Box>> }
+// A promise of what `run` gives, rejected (not thrown) when it throws.
+function promised (run: () => Box | Promise<Box>): Promise<Box> {
+  try {
+    return Promise.resolve(run())
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+function isThenable (value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
+}
+
+type RequestWithScope = FastifyRequest & { [kRequestScope]?: Map<Binding, Box | Promise<Box>> }
 
 export class Container {
   readonly graph: ModuleGraph
@@ -254,31 +267,49 @@ export class Container {
 
   // Values travel boxed so a thenable instance (a Fastify instance is one) is never adopted by a promise.
   #static (binding: Binding): Promise<Box> {
-    if (binding.transient) return this.#construct(binding, undefined)
-    binding.pending ??= this.#construct(binding, undefined).then((box) => {
+    if (binding.transient) return promised(() => this.#construct(binding, undefined))
+    binding.pending ??= promised(() => this.#construct(binding, undefined)).then((box) => {
       binding.instance = box.value
       return box
     })
     return binding.pending
   }
 
-  async #construct (binding: Binding, request: RequestWithScope | undefined): Promise<Box> {
-    const boxes = await Promise.all(binding.deps.map((dep) => this.#value(dep, binding, request)))
+  // Sync when every dependency and the factory are, so a request-scoped build costs no promise.
+  #construct (binding: Binding, request: RequestWithScope | undefined): Box | Promise<Box> {
+    const boxes = binding.deps.map((dep) => this.#value(dep, binding, request))
+    return boxes.some((box) => box instanceof Promise)
+      ? Promise.all(boxes).then((ready) => this.#build(binding, ready, request))
+      : this.#build(binding, boxes as Box[], request)
+  }
+
+  #build (binding: Binding, boxes: Box[], request: RequestWithScope | undefined): Box | Promise<Box> {
     const { definition } = binding
     if (definition.useExisting !== undefined) return boxes[0]
     const args = boxes.map((box) => box.value)
     let instance: unknown
     try {
-      if (definition.useFactory) instance = await definition.useFactory(...args)
+      if (definition.useFactory) instance = definition.useFactory(...args)
       else if (definition.useClass) instance = new definition.useClass(...args)
       else instance = definition.useValue
     } catch (error) {
-      // At start, name what failed; at request time the error stays as thrown, for the filters.
-      if (request !== undefined) throw error
-      throw new ERR_PROVIDER_FAILED(`${bindingName(binding)} (${binding.kind} of ${binding.module.name}) could not be built: ${(error as Error)?.message ?? String(error)}. Fix its factory or constructor; the error it threw is the cause.`, { cause: error })
+      throw this.#failed(binding, request, error)
     }
+    if (definition.useFactory && isThenable(instance)) {
+      return Promise.resolve(instance).then((value) => this.#made(binding, value, request), (error) => { throw this.#failed(binding, request, error) })
+    }
+    return this.#made(binding, instance, request)
+  }
+
+  #made (binding: Binding, instance: unknown, request: RequestWithScope | undefined): Box {
     if (request === undefined) this.#created?.push({ binding, instance })
     return { value: instance }
+  }
+
+  // At start, name what failed; at request time the error stays as thrown, for the filters.
+  #failed (binding: Binding, request: RequestWithScope | undefined, error: unknown): unknown {
+    if (request !== undefined) return error
+    return new ERR_PROVIDER_FAILED(`${bindingName(binding)} (${binding.kind} of ${binding.module.name}) could not be built: ${(error as Error)?.message ?? String(error)}. Fix its factory or constructor; the error it threw is the cause.`, { cause: error })
   }
 
   #value (dep: Dependency, consumer: Binding, request: RequestWithScope | undefined): Box | Promise<Box> {
@@ -306,7 +337,12 @@ export class Container {
   /** An instance for one request: singletons as they are, request-scoped ones cached on the request. */
   resolveIn (binding: Binding, request: RequestWithScope): unknown {
     if (!binding.perRequest && !binding.transient) return binding.instance
-    return Promise.resolve(this.#scoped(binding, request)).then((box) => box.value)
+    return promised(() => this.#scoped(binding, request)).then((box) => box.value)
+  }
+
+  /** For the request pipeline: resolveIn's instance boxed, a promise only when something on the way is async. */
+  scoped (binding: Binding, request: RequestWithScope): Box | Promise<Box> {
+    return this.#scoped(binding, request)
   }
 
   #find (token: Token): Binding | undefined {

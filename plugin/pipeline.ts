@@ -46,9 +46,16 @@ export function lastValue (observable: ObservableLike): Promise<unknown> {
   })
 }
 
-async function settle (value: unknown): Promise<unknown> {
-  const resolved = await value
-  return isObservable(resolved) ? lastValue(resolved) : resolved
+function isThenable (value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
+}
+
+const unwrap = (value: unknown): unknown => isObservable(value) ? lastValue(value) : value
+
+// What `await` then an Observable's last value give, without a trip through the microtask
+// queue when the value is already there: a promise only when something was pending.
+function settle (value: unknown): unknown {
+  return isThenable(value) ? Promise.resolve(value).then(unwrap) : unwrap(value)
 }
 
 function extractor (param: ParamDefinition): Extractor {
@@ -88,15 +95,20 @@ function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: Enha
     metatype: plan.paramTypes?.[param.index] as Type | undefined,
     data: param.data
   }
-  const resolve: Extractor = async (req, reply, ctx) => {
-    let value = extract(req, reply, ctx)
-    for (const ref of pipes) {
-      const pipe = await refs.get(ref, req)
-      value = await pipe.transform(value, metadata)
+  // Sync while the pipes are: a promise only once a pipe or a value is one.
+  const transform = (value: unknown, from: number, req: FastifyRequest): unknown => {
+    for (let i = from; i < pipes.length; i++) {
+      if (isThenable(value)) return Promise.resolve(value).then((resolved) => transform(resolved, i, req))
+      const pipe = refs.get(pipes[i], req)
+      if (isThenable(pipe)) {
+        const pending = value
+        return Promise.resolve(pipe).then((resolved) => transform(resolved.transform(pending, metadata), i + 1, req))
+      }
+      value = pipe.transform(value, metadata)
     }
     return value
   }
-  return { resolve, piped: true }
+  return { resolve: (req, reply, ctx) => transform(extract(req, reply, ctx), 0, req), piped: true }
 }
 
 /** Composes the route handler once: arguments, interceptors, then the response. */
@@ -120,14 +132,15 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   // Calls the method with its arguments; sync when nothing needs awaiting.
   const call = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => {
     if (argCount === 0) return instance[key]()
-    if (!asyncArgs) {
-      if (argCount === 1) return instance[key](resolvers[0](req, reply, ctx))
-      const args = new Array(argCount)
-      for (let i = 0; i < argCount; i++) args[i] = resolvers[i](req, reply, ctx)
-      return instance[key](...args)
-    }
+    if (!asyncArgs && argCount === 1) return instance[key](resolvers[0](req, reply, ctx))
+    const args = new Array(argCount)
     // Only piped values are awaited: the reply is thenable and would wait for its own sending.
-    const args = resolvers.map((resolve) => resolve(req, reply, ctx))
+    let pending = false
+    for (let i = 0; i < argCount; i++) {
+      const arg = args[i] = resolvers[i](req, reply, ctx)
+      if (awaited[i] && isThenable(arg)) pending = true
+    }
+    if (!pending) return instance[key](...args)
     return Promise.all(args.map((arg, i) => awaited[i] ? arg : undefined)).then((values) => {
       for (let i = 0; i < argCount; i++) if (awaited[i]) args[i] = values[i]
       return instance[key](...args)
@@ -138,12 +151,21 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
 
   const run = interceptors.length === 0
     ? call
-    : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): Promise<unknown> => {
-        // Async, so a handler that throws synchronously still gives handle() a rejected promise.
-        const next = async (i: number): Promise<unknown> => {
+    : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => {
+        const next = (i: number): unknown => {
           if (i === interceptors.length) return settle(call(instance, req, reply, ctx))
-          return Promise.resolve(refs.get(interceptors[i], req)).then((interceptor) =>
-            settle(interceptor.intercept(ctx!, { handle: () => next(i + 1) })))
+          const interceptor = refs.get(interceptors[i], req)
+          if (isThenable(interceptor)) return Promise.resolve(interceptor).then((resolved) => intercept(resolved, i))
+          return intercept(interceptor, i)
+        }
+        const intercept = (interceptor: NestInterceptor, i: number): unknown => settle(interceptor.intercept(ctx!, { handle: () => handle(i + 1) }))
+        // Always a promise, rejected when the rest of the chain throws synchronously.
+        const handle = (i: number): Promise<unknown> => {
+          try {
+            return Promise.resolve(next(i))
+          } catch (error) {
+            return Promise.reject(error)
+          }
         }
         return next(0)
       }
@@ -164,11 +186,17 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
     }
   }
 
-  return async function fdpHandler (req, reply) {
-    const instance = perRequest ? await container.resolveIn(controller, req) : controller.instance
+  // Sync until something is pending: Fastify catches a synchronous throw as it does a rejection.
+  const proceed = (instance: unknown, req: FastifyRequest, reply: FastifyReply): unknown => {
     prepare?.(reply)
     const ctx = needsContext ? new HttpExecutionContext(req, reply, cls, method) : undefined
-    return respond(await settle(run(instance, req, reply, ctx)), req, reply)
+    const result = settle(run(instance, req, reply, ctx))
+    return isThenable(result) ? Promise.resolve(result).then((value) => respond(value, req, reply)) : respond(result, req, reply)
+  }
+  return function fdpHandler (req, reply) {
+    if (!perRequest) return proceed(controller.instance, req, reply)
+    const instance = container.scoped(controller, req)
+    return isThenable(instance) ? instance.then((box) => proceed(box.value, req, reply)) : proceed(instance.value, req, reply)
   }
 }
 
@@ -197,15 +225,34 @@ function responder (plan: HandlerPlan, handsReply: boolean) {
 /** Guards as a route-level preValidation hook: body parsed, schema not yet checked. */
 export function buildGuardHook (guards: Array<EnhancerRef<CanActivate>>, plan: Pick<HandlerPlan, 'cls' | 'method'>, refs: EnhancerRefs) {
   const { cls, method } = plan
-  return async function fdpGuards (req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const ctx = new HttpExecutionContext(req, reply, cls, method)
-    try {
-      for (const ref of guards) {
-        const guard = await refs.get(ref, req)
-        if (!await settle(guard.canActivate(ctx))) throw new ForbiddenException('Forbidden resource')
+  // From guard `from` on; undefined when every guard allowed synchronously, else a promise.
+  const check = (from: number, ctx: ExecutionContext, req: FastifyRequest): Promise<void> | undefined => {
+    for (let i = from; i < guards.length; i++) {
+      const guard = refs.get(guards[i], req)
+      const allowed = isThenable(guard)
+        ? Promise.resolve(guard).then((resolved) => settle(resolved.canActivate(ctx)))
+        : settle(guard.canActivate(ctx))
+      if (isThenable(allowed)) {
+        return Promise.resolve(allowed).then((ok) => {
+          if (!ok) throw new ForbiddenException('Forbidden resource')
+          return check(i + 1, ctx, req)
+        })
       }
-    } catch (error) {
-      throw asError(error)
+      if (!allowed) throw new ForbiddenException('Forbidden resource')
     }
+    return undefined
+  }
+  // A callback-style hook, so guards that answer synchronously cost no promise.
+  return function fdpGuards (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    let pending: Promise<void> | undefined
+    try {
+      pending = check(0, new HttpExecutionContext(req, reply, cls, method), req)
+    } catch (error) {
+      done(asError(error))
+      return
+    }
+    // done() runs the rest of the request, so it is called outside the try.
+    if (pending === undefined) done()
+    else pending.then(() => done(), (error) => done(asError(error)))
   }
 }

@@ -328,12 +328,17 @@ test('container.get and container.resolve(token, request) from plain Fastify cod
 
 test('routes whose graph has no request-scoped provider do no container work per request', async (t) => {
   const calls: string[] = []
-  const resolveIn = Container.prototype.resolveIn
+  // Both ways in: resolveIn, and scoped (what the request pipeline uses).
+  const { resolveIn, scoped } = Container.prototype
   Container.prototype.resolveIn = function (binding, request) {
     calls.push(String(binding.token === undefined ? '' : (binding.token as Function).name))
     return resolveIn.call(this, binding, request)
   }
-  t.after(() => { Container.prototype.resolveIn = resolveIn })
+  Container.prototype.scoped = function (binding, request) {
+    calls.push(String(binding.token === undefined ? '' : (binding.token as Function).name))
+    return scoped.call(this, binding, request)
+  }
+  t.after(() => { Container.prototype.resolveIn = resolveIn; Container.prototype.scoped = scoped })
 
   @Injectable() class Store { value = 'static' }
   @Injectable({ scope: Scope.REQUEST }) class PerRequest { value = 'scoped' }
