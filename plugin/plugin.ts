@@ -5,7 +5,7 @@ import { scanModules, initOrder, notAModuleHint } from './scanner.js'
 import { Container } from './container.js'
 import { EnhancerRefs } from './enhancer-ref.js'
 import { createVersioning } from './versioning.js'
-import { checkRoutes, planControllers, registerController, type ControllerPlan, type RouterContext } from './router.js'
+import { checkAppRoutes, checkRoutes, planControllers, registerController, type ControllerPlan, type RouterContext } from './router.js'
 import { createErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
 import { checkView, registerView } from './view.js'
@@ -71,6 +71,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const plans = new Map<(typeof modules)[number], ControllerPlan[]>(modules.map((module) => [module, planControllers(module, ctx)]))
   for (const module of modules) container.moduleClass(module)
   const noAutoHead = checkRoutes([...plans.values()].flat())
+  checkAppRoutes(app, [...plans.values()].flat())
   const renders = [...plans.values()].flat().flatMap((plan) => plan.routes).filter((route) => route.render !== undefined)
   checkView(app, options.view, renders)
   container.finalize()

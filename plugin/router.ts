@@ -179,6 +179,17 @@ export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
   return noAutoHead
 }
 
+/** Fails on a handler that claims a route the app already has, before anything is registered. */
+export function checkAppRoutes (app: FastifyInstance, plans: ControllerPlan[]): void {
+  for (const route of plans.flatMap((plan) => plan.routes)) {
+    for (const method of route.methods) {
+      if (app.hasRoute({ method, url: route.fullUrl, constraints: route.constraints } as Parameters<FastifyInstance['hasRoute']>[0])) {
+        throw new ERR_DUPLICATE_ROUTE(`${route.owner} handles ${method} ${route.fullUrl}, which the app already has as a route of its own. Remove one of them, or give the controller another path or prefix.`)
+      }
+    }
+  }
+}
+
 /** Registers a controller as its own encapsulated context of its module's, its routes inside. */
 export async function registerController (parent: FastifyInstance, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>): Promise<void> {
   await parent.register(async function controllerContext (instance) {

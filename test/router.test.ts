@@ -314,3 +314,26 @@ test('a route decorator with a non-string path fails at declaration, naming the 
   assert.throws(() => Get(42 as any), { code: 'FDP_ERR_INVALID_DECLARATION', message: '@Get() takes a path string, given number 42.' })
   assert.throws(() => Controller(42 as any), { code: 'FDP_ERR_INVALID_DECLARATION' })
 })
+
+test('a handler claiming one of the app\'s own routes fails before anything is registered', async () => {
+  @Controller('cats')
+  class Cats {
+    @Get('first') first () { return 1 }
+    @Get() all () { return [] }
+  }
+  @Module({ controllers: [Cats] })
+  class ClashModule {}
+
+  const app = Fastify()
+  app.get('/api/cats', async () => 'plain')
+  let failure: any
+  // The error is swallowed on purpose: what matters is what it leaves behind.
+  app.register(decoratorPlugin, { module: ClashModule, prefix: '/api' }).after((error) => { failure = error })
+  await app.ready()
+  assert.equal(failure?.code, 'FDP_ERR_DUPLICATE_ROUTE')
+  assert.match(failure.message, /Cats\.all handles GET \/api\/cats, which the app already has/)
+  assert.equal(app.hasRoute({ method: 'GET', url: '/api/cats/first' }), false)
+  assert.equal(app.hasDecorator('container'), false)
+  assert.equal((await app.inject('/api/cats')).body, 'plain')
+  await app.close()
+})
