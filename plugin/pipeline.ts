@@ -152,17 +152,18 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   const run = interceptors.length === 0
     ? call
     : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => {
+        // What next(i) gives is settled by its caller: handle() for inner ones, proceed for the outermost.
         const next = (i: number): unknown => {
-          if (i === interceptors.length) return settle(call(instance, req, reply, ctx))
+          if (i === interceptors.length) return call(instance, req, reply, ctx)
           const interceptor = refs.get(interceptors[i], req)
           if (isThenable(interceptor)) return Promise.resolve(interceptor).then((resolved) => intercept(resolved, i))
           return intercept(interceptor, i)
         }
-        const intercept = (interceptor: NestInterceptor, i: number): unknown => settle(interceptor.intercept(ctx!, { handle: () => handle(i + 1) }))
+        const intercept = (interceptor: NestInterceptor, i: number): unknown => interceptor.intercept(ctx!, { handle: () => handle(i + 1) })
         // Always a promise, rejected when the rest of the chain throws synchronously.
         const handle = (i: number): Promise<unknown> => {
           try {
-            return Promise.resolve(next(i))
+            return Promise.resolve(settle(next(i)))
           } catch (error) {
             return Promise.reject(error)
           }
@@ -190,8 +191,13 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   const proceed = (instance: unknown, req: FastifyRequest, reply: FastifyReply): unknown => {
     prepare?.(reply)
     const ctx = needsContext ? new HttpExecutionContext(req, reply, cls, method) : undefined
-    const result = settle(run(instance, req, reply, ctx))
-    return isThenable(result) ? Promise.resolve(result).then((value) => respond(value, req, reply)) : respond(result, req, reply)
+    const result = run(instance, req, reply, ctx)
+    return isThenable(result) ? Promise.resolve(result).then((value) => finish(value, req, reply)) : finish(result, req, reply)
+  }
+  // respond(await settle(value)), in one step once the value is there.
+  const finish = (value: unknown, req: FastifyRequest, reply: FastifyReply): unknown => {
+    const last = unwrap(value)
+    return isThenable(last) ? last.then((resolved) => respond(resolved, req, reply)) : respond(last, req, reply)
   }
   return function fdpHandler (req, reply) {
     if (!perRequest) return proceed(controller.instance, req, reply)
