@@ -41,3 +41,9 @@ for (const [target, build] of Object.entries(builders)) {
     for (const check of startupChecks) await expect(app, check)
   })
 }
+
+test('bench raw startup with a plugin per resource: the same 2000 routes answer', async (t) => {
+  const app = await buildRaw('startup-contexts')
+  t.after(() => app.close())
+  for (const check of startupChecks) await expect(app, check)
+})

@@ -1,6 +1,6 @@
 // The part of autocannon's programmatic API the runner uses.
 declare module 'autocannon' {
-  interface Histogram { average: number, p50: number, p99: number, min: number, max: number }
+  interface Histogram { average: number, p50: number, p99: number, min: number, max: number, total: number }
   interface Options {
     url: string
     method?: string

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { cpus } from 'node:os'
@@ -42,7 +42,7 @@ for (const target of chosenTargets) if (!targets.includes(target)) throw new Err
 
 interface Server { child: ChildProcess, port: number, startupMs: number, rss: number }
 
-function start (target: Target, name: AppName): Promise<Server> {
+function start (target: Target, name: AppName | 'startup-contexts'): Promise<Server> {
   const execArgv = opts.profile === target ? ['--cpu-prof', `--cpu-prof-dir=${opts['profile-dir']}`] : []
   const child = fork(new URL('./server.js', import.meta.url), [target, name], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   return new Promise((resolve, reject) => {
@@ -77,10 +77,20 @@ async function check (server: Server, target: Target, checks: Check[]): Promise<
   }
 }
 
-interface Sample { rps: number, p99: number }
+interface Sample { rps: number, p99: number, cpu: number }
+
+// CPU time (user + system) the server process has used so far, in microseconds: utime and
+// stime of /proc/<pid>/stat, in clock ticks of 10 ms. Unlike req/s, CPU per request barely
+// moves when other processes compete for the cores.
+function cpuTime (server: Server): number {
+  const stat = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
 
 async function measure (server: Server, target: Target, name: ScenarioName, seconds: number): Promise<Sample> {
   const { request, checks } = scenarios[name]
+  const cpuBefore = cpuTime(server)
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}${request.path}`,
     method: request.method,
@@ -93,7 +103,7 @@ async function measure (server: Server, target: Target, name: ScenarioName, seco
   })
   const bad = result.errors + result.timeouts + result.non2xx + result.mismatches
   if (bad > 0) throw new Error(`${label[target]} ${name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${result.mismatches} wrong bodies`)
-  return { rps: result.requests.average, p99: result.latency.p99 }
+  return { rps: result.requests.average, p99: result.latency.p99, cpu: (cpuTime(server) - cpuBefore) / result.requests.total }
 }
 
 const median = (values: number[]): number => {
@@ -108,7 +118,9 @@ const fmt = (value: number | undefined, digits = 0): string => value === undefin
 const log = (line: string): void => { process.stderr.write(`${line}\n`) }
 
 const throughput = new Map<ScenarioName, Map<Target, Sample[]>>()
-const startup = new Map<Target, Array<{ ms: number, rss: number }>>()
+// 'contexts': raw Fastify with one encapsulated plugin per resource, to show what contexts cost.
+type StartupTarget = Target | 'contexts'
+const startup = new Map<StartupTarget, Array<{ ms: number, rss: number }>>()
 
 for (const name of chosen) {
   if (name === 'startup') continue
@@ -125,7 +137,7 @@ for (const name of chosen) {
       for (const target of chosenTargets) {
         const sample = await measure(servers.get(target)!, target, name, duration)
         samples.get(target)!.push(sample)
-        log(`${name} round ${round} ${label[target]}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms`)
+        log(`${name} round ${round} ${label[target]}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(1)} us CPU/req`)
       }
     }
     throughput.set(name, samples)
@@ -135,18 +147,19 @@ for (const name of chosen) {
 }
 
 if (chosen.includes('startup')) {
+  const startupTargets: StartupTarget[] = chosenTargets.includes('raw') ? [...chosenTargets, 'contexts'] : chosenTargets
   for (let round = 1; round <= startupRounds; round++) {
-    for (const target of chosenTargets) {
-      const server = await start(target, 'startup')
+    for (const target of startupTargets) {
+      const server = target === 'contexts' ? await start('raw', 'startup-contexts') : await start(target, 'startup')
       try {
-        await check(server, target, startupChecks)
+        await check(server, target === 'contexts' ? 'raw' : target, startupChecks)
       } finally {
         await stop(server)
       }
       const list = startup.get(target) ?? []
       list.push({ ms: server.startupMs, rss: server.rss })
       startup.set(target, list)
-      log(`startup round ${round} ${label[target]}: ${server.startupMs.toFixed(0)} ms, RSS ${(server.rss / 2 ** 20).toFixed(1)} MB`)
+      log(`startup round ${round} ${target === 'contexts' ? 'raw Fastify, a plugin per resource' : label[target]}: ${server.startupMs.toFixed(0)} ms, RSS ${(server.rss / 2 ** 20).toFixed(1)} MB`)
     }
   }
 }
@@ -154,22 +167,23 @@ if (chosen.includes('startup')) {
 const lines: string[] = []
 const has = (target: Target): boolean => chosenTargets.includes(target)
 if (throughput.size > 0) {
-  lines.push('| scenario | raw Fastify req/s | plugin req/s | plugin / raw | target | NestJS req/s | NestJS / raw | plugin / NestJS | p99 ms raw / plugin / NestJS |')
-  lines.push('|---|---:|---:|---:|---|---:|---:|---:|---:|')
+  lines.push('| scenario | raw Fastify req/s | plugin req/s | plugin / raw | target | NestJS req/s | NestJS / raw | plugin / NestJS | p99 ms raw / plugin / NestJS | server CPU µs/req raw / plugin / NestJS |')
+  lines.push('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|')
   for (const [name, samples] of throughput) {
     const rps = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.rps)) : undefined
     const p99 = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.p99)) : undefined
-    lines.push(`| ${name} | ${fmt(rps('raw'))} | ${fmt(rps('plugin'))} | ${ratio(rps('plugin'), rps('raw'))} | ${goals[name]} | ${fmt(rps('nest'))} | ${ratio(rps('nest'), rps('raw'))} | ${ratio(rps('plugin'), rps('nest'))} | ${fmt(p99('raw'))} / ${fmt(p99('plugin'))} / ${fmt(p99('nest'))} |`)
+    const cpu = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.cpu)) : undefined
+    lines.push(`| ${name} | ${fmt(rps('raw'))} | ${fmt(rps('plugin'))} | ${ratio(rps('plugin'), rps('raw'))} | ${goals[name]} | ${fmt(rps('nest'))} | ${ratio(rps('nest'), rps('raw'))} | ${ratio(rps('plugin'), rps('nest'))} | ${fmt(p99('raw'))} / ${fmt(p99('plugin'))} / ${fmt(p99('nest'))} | ${fmt(cpu('raw'), 1)} / ${fmt(cpu('plugin'), 1)} / ${fmt(cpu('nest'), 1)} |`)
   }
   lines.push('')
 }
 if (startup.size > 0) {
-  const ms = (target: Target) => has(target) ? median(startup.get(target)!.map((s) => s.ms)) : undefined
-  const rss = (target: Target) => has(target) ? median(startup.get(target)!.map((s) => s.rss)) / 2 ** 20 : undefined
-  lines.push('| startup (500 controllers x 4 routes) | raw Fastify | plugin | plugin / raw | target | NestJS | NestJS / raw | NestJS / plugin |')
-  lines.push('|---|---:|---:|---:|---|---:|---:|---:|')
-  lines.push(`| time to listening, ms | ${fmt(ms('raw'))} | ${fmt(ms('plugin'))} | ${ratio(ms('plugin'), ms('raw'))} | ${goals.startup} | ${fmt(ms('nest'))} | ${ratio(ms('nest'), ms('raw'))} | ${ratio(ms('nest'), ms('plugin'))} |`)
-  lines.push(`| RSS after ready, MB | ${fmt(rss('raw'), 1)} | ${fmt(rss('plugin'), 1)} | ${ratio(rss('plugin'), rss('raw'))} | ${goals.startup} | ${fmt(rss('nest'), 1)} | ${ratio(rss('nest'), rss('raw'))} | ${ratio(rss('nest'), rss('plugin'))} |`)
+  const ms = (target: StartupTarget) => startup.has(target) ? median(startup.get(target)!.map((s) => s.ms)) : undefined
+  const rss = (target: StartupTarget) => startup.has(target) ? median(startup.get(target)!.map((s) => s.rss)) / 2 ** 20 : undefined
+  lines.push('| startup (500 controllers x 4 routes) | raw Fastify | plugin | plugin / raw | target | NestJS | NestJS / raw | NestJS / plugin | raw Fastify, a plugin per resource | plugin / that |')
+  lines.push('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|')
+  lines.push(`| time to listening, ms | ${fmt(ms('raw'))} | ${fmt(ms('plugin'))} | ${ratio(ms('plugin'), ms('raw'))} | ${goals.startup} | ${fmt(ms('nest'))} | ${ratio(ms('nest'), ms('raw'))} | ${ratio(ms('nest'), ms('plugin'))} | ${fmt(ms('contexts'))} | ${ratio(ms('plugin'), ms('contexts'))} |`)
+  lines.push(`| RSS after ready, MB | ${fmt(rss('raw'), 1)} | ${fmt(rss('plugin'), 1)} | ${ratio(rss('plugin'), rss('raw'))} | ${goals.startup} | ${fmt(rss('nest'), 1)} | ${ratio(rss('nest'), rss('raw'))} | ${ratio(rss('nest'), rss('plugin'))} | ${fmt(rss('contexts'), 1)} | ${ratio(rss('plugin'), rss('contexts'))} |`)
   lines.push('')
 }
 // Spread between rounds: (max - min) / median of each target's samples.

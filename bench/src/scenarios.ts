@@ -38,6 +38,9 @@ export const itemSchema = {
   }
 } as const
 
+/** The pipeline body. */
+export interface Item { name: string, qty: number }
+
 export const forbidden = { message: 'Forbidden resource', error: 'Forbidden', statusCode: 403 }
 
 const item = { name: 'widget', qty: 3 }

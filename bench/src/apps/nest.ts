@@ -1,15 +1,14 @@
 import 'reflect-metadata'
 import {
   Body, Controller, Delete, Get, Headers, Inject, Injectable, Module, Param, ParseIntPipe, Post, Query,
-  Scope, UseGuards, UseInterceptors, UsePipes, ValidationPipe,
+  Scope, UseGuards, UseInterceptors,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
 } from '@nestjs/common'
 import { NestFactory, REQUEST } from '@nestjs/core'
 import { FastifyAdapter, RouteSchema, type NestFastifyApplication } from '@nestjs/platform-fastify'
 import type { FastifyRequest } from 'fastify'
 import { map, type Observable } from 'rxjs'
-import { CONTROLLERS, TOKEN, itemSchema, type AppName } from '../scenarios.js'
-import { CreateItemDto } from './dto.js'
+import { CONTROLLERS, TOKEN, itemSchema, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with NestJS on its Fastify adapter, compiled by tsc with metadata.
 
@@ -27,14 +26,14 @@ class UsersController {
 }
 
 @Injectable()
-class TokenGuard implements CanActivate {
+export class TokenGuard implements CanActivate {
   canActivate (ctx: ExecutionContext): boolean {
     return ctx.switchToHttp().getRequest<FastifyRequest>().headers.authorization === TOKEN
   }
 }
 
 @Injectable()
-class WrapInterceptor implements NestInterceptor {
+export class WrapInterceptor implements NestInterceptor {
   intercept (ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(map((data) => ({ data })))
   }
@@ -46,16 +45,7 @@ class WrapInterceptor implements NestInterceptor {
 class ItemsController {
   @Post()
   @RouteSchema({ body: itemSchema })
-  create (@Body() body: CreateItemDto) { return { id: 1, name: body.name, qty: body.qty } }
-}
-
-@Controller('items')
-@UseGuards(TokenGuard)
-@UseInterceptors(WrapInterceptor)
-class ValidatedItemsController {
-  @Post()
-  @UsePipes(new ValidationPipe())
-  create (@Body() body: CreateItemDto) { return { id: 1, name: body.name, qty: body.qty } }
+  create (@Body() body: Item) { return { id: 1, name: body.name, qty: body.qty } }
 }
 
 @Injectable({ scope: Scope.REQUEST })
@@ -87,24 +77,26 @@ function startupControllers (): Type[] {
   return controllers
 }
 
-function rootModule (name: AppName): Type {
-  const controllers: Record<AppName, () => Type[]> = {
+async function rootModule (name: AppName): Promise<Type> {
+  const controllers: Record<AppName, () => Type[] | Promise<Type[]>> = {
     hello: () => [HelloController],
     params: () => [UsersController],
     pipeline: () => [ItemsController],
-    'pipeline-cv': () => [ValidatedItemsController],
+    // Loaded for this scenario only, so no other one (startup above all) pays for class-validator.
+    'pipeline-cv': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
     'request-scope': () => [ScopedController],
     startup: startupControllers
   }
+  const list = await controllers[name]()
   const providers = name === 'request-scope' ? [RequestContext] : []
-  @Module({ controllers: controllers[name](), providers })
+  @Module({ controllers: list, providers })
   class AppModule {}
   return AppModule
 }
 
 /** Starts the NestJS app for one scenario on 127.0.0.1; resolves to its port. */
 export async function listen (name: AppName): Promise<number> {
-  const app = await NestFactory.create<NestFastifyApplication>(rootModule(name), new FastifyAdapter(), { logger: false })
+  const app = await NestFactory.create<NestFastifyApplication>(await rootModule(name), new FastifyAdapter(), { logger: false })
   await app.listen(0, '127.0.0.1')
   return (app.getHttpServer().address() as { port: number }).port
 }

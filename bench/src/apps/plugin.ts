@@ -1,11 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import {
   Body, Controller, Delete, Get, Headers, Inject, Injectable, Module, Param, ParseIntPipe, Post, Query,
-  REQUEST, RouteSchema, Scope, UseGuards, UseInterceptors, UsePipes, ValidationPipe, decoratorPlugin,
+  REQUEST, RouteSchema, Scope, UseGuards, UseInterceptors, decoratorPlugin,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
 } from '../../../plugin/index.js'
-import { CONTROLLERS, TOKEN, itemSchema, type AppName } from '../scenarios.js'
-import { CreateItemDto } from './dto.js'
+import { CONTROLLERS, TOKEN, itemSchema, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with this plugin. Tokens are named with @Inject so the apps also
 // run where no decorator metadata is emitted (the quick correctness test runs them that way).
@@ -24,14 +23,14 @@ class UsersController {
 }
 
 @Injectable()
-class TokenGuard implements CanActivate {
+export class TokenGuard implements CanActivate {
   canActivate (ctx: ExecutionContext): boolean {
     return ctx.switchToHttp().getRequest<FastifyRequest>().headers.authorization === TOKEN
   }
 }
 
 @Injectable()
-class WrapInterceptor implements NestInterceptor {
+export class WrapInterceptor implements NestInterceptor {
   async intercept (ctx: ExecutionContext, next: CallHandler): Promise<unknown> {
     return { data: await next.handle() }
   }
@@ -43,16 +42,7 @@ class WrapInterceptor implements NestInterceptor {
 class ItemsController {
   @Post()
   @RouteSchema({ body: itemSchema })
-  create (@Body() body: CreateItemDto) { return { id: 1, name: body.name, qty: body.qty } }
-}
-
-@Controller('items')
-@UseGuards(TokenGuard)
-@UseInterceptors(WrapInterceptor)
-class ValidatedItemsController {
-  @Post()
-  @UsePipes(new ValidationPipe())
-  create (@Body() body: CreateItemDto) { return { id: 1, name: body.name, qty: body.qty } }
+  create (@Body() body: Item) { return { id: 1, name: body.name, qty: body.qty } }
 }
 
 @Injectable({ scope: Scope.REQUEST })
@@ -85,17 +75,19 @@ function startupControllers (): Type[] {
   return controllers
 }
 
-function rootModule (name: AppName): Type {
-  const controllers: Record<AppName, () => Type[]> = {
+async function rootModule (name: AppName): Promise<Type> {
+  const controllers: Record<AppName, () => Type[] | Promise<Type[]>> = {
     hello: () => [HelloController],
     params: () => [UsersController],
     pipeline: () => [ItemsController],
-    'pipeline-cv': () => [ValidatedItemsController],
+    // Loaded for this scenario only, so no other one (startup above all) pays for class-validator.
+    'pipeline-cv': async () => [(await import('./plugin-cv.js')).ValidatedItemsController],
     'request-scope': () => [ScopedController],
     startup: startupControllers
   }
+  const list = await controllers[name]()
   const providers = name === 'request-scope' ? [RequestContext] : []
-  @Module({ controllers: controllers[name](), providers })
+  @Module({ controllers: list, providers })
   class AppModule {}
   return AppModule
 }
@@ -103,7 +95,7 @@ function rootModule (name: AppName): Type {
 /** The plugin app for one scenario, ready, not listening. */
 export async function buildApp (name: AppName): Promise<FastifyInstance> {
   const app = Fastify()
-  await app.register(decoratorPlugin, { module: rootModule(name) })
+  await app.register(decoratorPlugin, { module: await rootModule(name) })
   await app.ready()
   return app
 }

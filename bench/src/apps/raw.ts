@@ -1,8 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { plainToInstance } from 'class-transformer'
-import { validate, type ValidationError } from 'class-validator'
-import { CONTROLLERS, TOKEN, forbidden, itemSchema, type AppName } from '../scenarios.js'
-import { CreateItemDto } from './dto.js'
+import { CONTROLLERS, TOKEN, forbidden, itemSchema, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with plain Fastify: the limit the other targets are measured against.
 
@@ -18,18 +15,8 @@ function wrap (request: FastifyRequest, reply: FastifyReply, payload: unknown, d
 }
 
 function createItem (request: FastifyRequest, reply: FastifyReply): void {
-  const body = request.body as CreateItemDto
+  const body = request.body as Item
   reply.code(201).send({ id: 1, name: body.name, qty: body.qty })
-}
-
-function messages (errors: ValidationError[]): string[] {
-  return errors.flatMap((error) => Object.values(error.constraints ?? {}))
-}
-
-// class-validator on the parsed body, as a ValidationPipe does: plainToInstance, then validate.
-async function validateItem (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  const errors = await validate(plainToInstance(CreateItemDto, request.body as object), { forbidUnknownValues: false })
-  if (errors.length > 0) return reply.code(400).send({ message: messages(errors), error: 'Bad Request', statusCode: 400 })
 }
 
 class RequestContext {
@@ -39,7 +26,18 @@ class RequestContext {
   touch (): number { return ++this.#count }
 }
 
-function routes (app: FastifyInstance, name: AppName): void {
+// A resource's four routes, for the startup scenario.
+function resource (app: FastifyInstance, c: number, path: string): void {
+  app.get(path || '/', (request, reply) => { reply.send({ c, items: [] }) })
+  app.get(`${path}/:id`, (request, reply) => { reply.send({ c, id: (request.params as { id: string }).id }) })
+  app.post(path || '/', (request, reply) => { reply.code(201).send({ c, body: request.body }) })
+  app.delete(`${path}/:id`, (request, reply) => { reply.send({ c, deleted: (request.params as { id: string }).id }) })
+}
+
+/** The startup app with one encapsulated plugin per resource, as the plugin makes a context per controller. */
+export type RawAppName = AppName | 'startup-contexts'
+
+async function routes (app: FastifyInstance, name: RawAppName): Promise<void> {
   switch (name) {
     case 'hello':
       app.get('/hello', (request, reply) => { reply.send({ hello: 'world' }) })
@@ -57,9 +55,12 @@ function routes (app: FastifyInstance, name: AppName): void {
     case 'pipeline':
       app.post('/items', { schema: { body: itemSchema }, preValidation: guard, preSerialization: wrap }, createItem)
       return
-    case 'pipeline-cv':
+    case 'pipeline-cv': {
+      // Loaded here only, so no other scenario (startup above all) pays for class-validator.
+      const { validateItem } = await import('./raw-cv.js')
       app.post('/items', { preValidation: guard, preHandler: validateItem, preSerialization: wrap }, createItem)
       return
+    }
     case 'request-scope':
       // One object per request built in the handler: what a request-scoped provider stands for.
       app.get('/scoped', (request, reply) => {
@@ -68,19 +69,17 @@ function routes (app: FastifyInstance, name: AppName): void {
       })
       return
     case 'startup':
-      for (let c = 0; c < CONTROLLERS; c++) {
-        app.get(`/c${c}`, (request, reply) => { reply.send({ c, items: [] }) })
-        app.get(`/c${c}/:id`, (request, reply) => { reply.send({ c, id: (request.params as { id: string }).id }) })
-        app.post(`/c${c}`, (request, reply) => { reply.code(201).send({ c, body: request.body }) })
-        app.delete(`/c${c}/:id`, (request, reply) => { reply.send({ c, deleted: (request.params as { id: string }).id }) })
-      }
+      for (let c = 0; c < CONTROLLERS; c++) resource(app, c, `/c${c}`)
+      return
+    case 'startup-contexts':
+      for (let c = 0; c < CONTROLLERS; c++) app.register(async (child) => resource(child, c, ''), { prefix: `/c${c}` })
   }
 }
 
 /** The raw Fastify app for one scenario, ready, not listening. */
-export async function buildApp (name: AppName): Promise<FastifyInstance> {
+export async function buildApp (name: RawAppName): Promise<FastifyInstance> {
   const app = Fastify()
-  routes(app, name)
+  await routes(app, name)
   await app.ready()
   return app
 }
