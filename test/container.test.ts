@@ -440,3 +440,15 @@ test('the same application can be built, closed and built again in one process',
   assert.notEqual(second.container.get(Service), service)
   assert.deepEqual(events, ['init', 'destroy', 'init'])
 })
+
+test('container.get(Reflector) and container.resolve(Reflector) give the application\'s Reflector', async (t) => {
+  @Injectable()
+  class UsesReflector { constructor (@Inject(Reflector) readonly reflector: Reflector) {} }
+  @Module({ providers: [UsesReflector] })
+  class ReflectorModule {}
+  const app = await build(t, ReflectorModule)
+  const reflector = app.container.get(Reflector)
+  assert.ok(reflector instanceof Reflector)
+  assert.equal(reflector, app.container.get(UsesReflector).reflector)
+  assert.equal(await app.container.resolve(Reflector), reflector)
+})
