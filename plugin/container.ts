@@ -359,7 +359,7 @@ export class Container {
   publicApi (): PublicContainer {
     return {
       get: (token) => {
-        if (token === Reflector) return this.reflector as any
+        if ((token as unknown) === Reflector) return this.reflector as any
         const binding = this.#find(token)
         if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
         if (binding.perRequest || binding.transient) {
@@ -371,7 +371,7 @@ export class Container {
         return binding.instance as any
       },
       resolve: async (token, request) => {
-        if (token === Reflector) return this.reflector as any
+        if ((token as unknown) === Reflector) return this.reflector as any
         const binding = this.#find(token)
         if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
         // Without a request, a fresh request context stands in (one instance per call).
