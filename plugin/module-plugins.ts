@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, RouteOptions } from 'fastify'
 import type { ModuleNode } from './scanner.js'
+import { joinPath, type ControllerPlan } from './router.js'
 import { ERR_INVALID_PLUGIN, describe } from './errors.js'
 
 const kSkipOverride = Symbol.for('skip-override')
@@ -63,7 +64,68 @@ function sharingContext (plugin: PluginFunction): PluginFunction {
   return shared
 }
 
-/** Registers the module's plugins in its context, in order, before its controllers. */
-export async function registerModulePlugins (instance: FastifyInstance, plans: ModulePluginPlan[]): Promise<void> {
-  for (const { plugin, options } of plans) await instance.register(plugin, options as Record<string, unknown>)
+/**
+ * Where a module's plugins may route: its own route paths, and every `METHOD path` any controller
+ * of the app claims (a copy there would clash with, or shadow, that handler).
+ */
+export interface ModuleRoutes {
+  module: ModuleNode
+  paths: string[]
+  claimed: Set<string>
+}
+
+export function moduleRoutes (module: ModuleNode, plans: ControllerPlan[], all: ControllerPlan[]): ModuleRoutes {
+  const routes = (list: ControllerPlan[]) => list.flatMap((plan) => plan.routes)
+  return {
+    module,
+    paths: [...new Set(routes(plans).map((route) => route.fullUrl))],
+    claimed: new Set(routes(all).flatMap((route) => route.methods.map((method) => `${method} ${route.fullUrl}`)))
+  }
+}
+
+const kConfined = Symbol('fdp.confined-route')
+type HookedRoute = RouteOptions & { prefix: string, routePath: string, path: string, [kConfined]?: true }
+
+/**
+ * Registers the module's plugins in its context, in order, before its controllers.
+ * A catch-all route a plugin adds (as @fastify/cors does with `OPTIONS *` for preflights) is app-wide
+ * in Fastify's router, while the plugin's hooks answer every request it catches. While the plugins
+ * load, such a route is moved onto the module's own paths, one copy per path, so nothing outside
+ * the module reaches it. Registration-time only: no module plugins, no hook.
+ */
+export async function registerModulePlugins (instance: FastifyInstance, plans: ModulePluginPlan[], routes: ModuleRoutes): Promise<void> {
+  if (plans.length === 0) return
+  let loading = true
+  // Thrown once the plugin is loaded: a throw inside its own code may escape its error handling.
+  let failure: Error | undefined
+  instance.addHook('onRoute', function confine (this: FastifyInstance, options) {
+    const route = options as HookedRoute
+    if (!loading || route[kConfined] || (route.routePath !== '*' && route.routePath !== '/*') || route.prefix !== instance.prefix) return
+    const methods = ([] as string[]).concat(route.method)
+    const targets = routes.paths
+      .map((path) => ({ path, methods: methods.filter((method) => !routes.claimed.has(`${method} ${path}`)) }))
+      .filter((target) => target.methods.length > 0)
+    if (targets.length === 0) {
+      failure ??= new ERR_INVALID_PLUGIN(`${routes.module.name}'s plugins add the catch-all route ${methods.join(',')} ${route.url}, which would answer for every path of the app, and ${routes.module.name} has no route path free for it. Give the module a controller, or register the plugin on the app.`)
+      return
+    }
+    const [first, ...rest] = targets
+    const { url, path, prefix, routePath, ...original } = route
+    const one = (list: string[]) => list.length === 1 ? list[0] : list
+    for (const target of rest) {
+      this.route({ ...original, method: one(target.methods), url: target.path, [kConfined]: true } as RouteOptions)
+    }
+    // The route being added cannot be dropped, only moved: it becomes the first copy.
+    route.method = one(first.methods) as RouteOptions['method']
+    route.routePath = first.path
+    route.url = route.path = joinPath(prefix, first.path) || '/'
+  })
+  try {
+    for (const { plugin, options } of plans) {
+      await instance.register(plugin, options as Record<string, unknown>)
+      if (failure) throw failure
+    }
+  } finally {
+    loading = false
+  }
 }

@@ -10,7 +10,7 @@ import { createErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
 import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
-import { planModulePlugins, registerModulePlugins } from './module-plugins.js'
+import { moduleRoutes, planModulePlugins, registerModulePlugins } from './module-plugins.js'
 import { addProviderHooks } from './hooks.js'
 import { ERR_INVALID_OPTIONS, describe } from './errors.js'
 
@@ -84,7 +84,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
       await root.register(async function moduleContext (instance) {
         module.fastify = instance
         // The module's plugins, then its providers' hooks, apply to every controller registered after them.
-        await registerModulePlugins(instance, modulePlugins.get(module)!)
+        await registerModulePlugins(instance, modulePlugins.get(module)!, moduleRoutes(module, plans.get(module)!, [...plans.values()].flat()))
         addProviderHooks(instance, module, container)
         for (const plan of plans.get(module)!) await registerController(instance, plan, ctx, noAutoHead)
       })

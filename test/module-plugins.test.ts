@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyPlu
 import fp from 'fastify-plugin'
 import rateLimit from '@fastify/rate-limit'
 import cors from '@fastify/cors'
-import { decoratorPlugin, Module, Controller, Get, Req, Hook, Injectable, type Request } from '../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, Post, Options, Req, Hook, Injectable, type Request } from '../plugin/index.js'
 import { build } from './helpers/app.js'
 
 type Tagged = Request & { tags?: string[], moduleValue?: string }
@@ -63,6 +63,72 @@ test('@fastify/cors in a module answers that module\'s routes only', async (t) =
     assert.equal(res.statusCode, 200, url)
     assert.equal(res.headers['access-control-allow-origin'], undefined, url)
   }
+})
+
+const preflight = (url: string, origin = 'https://app.example') => ({ method: 'OPTIONS' as const, url, headers: { origin, 'access-control-request-method': 'GET' } })
+
+test('@fastify/cors preflights answer on the module\'s own paths only, for every controller prefix', async (t) => {
+  @Controller('shared')
+  class SharedController {
+    @Get() list () { return [] }
+    @Get(':id') one () { return {} }
+    @Options('own') own () { return { own: true } }
+  }
+  @Controller('orders')
+  class OrdersController { @Post() create () { return {} } }
+  @Module({ controllers: [SharedController, OrdersController], plugins: [[cors, { origin: 'https://app.example', methods: ['GET', 'POST'] }]] })
+  class SharedModule {}
+  @Module({ imports: [SharedModule, FreeModule] })
+  class AppModule {}
+
+  const app = await build(t, AppModule, {}, plain)
+  for (const url of ['/shared', '/shared/42', '/orders', '/shared/own']) {
+    const res = await app.inject(preflight(url))
+    assert.equal(res.statusCode, 204, url)
+    assert.equal(res.headers['access-control-allow-origin'], 'https://app.example', url)
+    assert.equal(res.headers['access-control-allow-methods'], 'GET, POST', url)
+  }
+  // Paths of other modules, plain routes and unknown paths: Fastify's 404, as without the plugin.
+  for (const url of ['/free', '/plain', '/nowhere', '/orders/1']) {
+    const res = await app.inject(preflight(url))
+    assert.equal(res.statusCode, 404, url)
+    assert.equal(res.headers['access-control-allow-origin'], undefined, url)
+    assert.equal(res.headers['access-control-allow-methods'], undefined, url)
+  }
+  assert.equal((await app.inject('/free')).statusCode, 200)
+})
+
+test('two modules can each register @fastify/cors, each answering its own paths', async (t) => {
+  @Controller('left')
+  class LeftController { @Get() get () { return {} } }
+  @Module({ controllers: [LeftController], plugins: [[cors, { origin: 'https://left.example' }]] })
+  class LeftModule {}
+  @Controller('right')
+  class RightController { @Get() get () { return {} } }
+  @Module({ controllers: [RightController], plugins: [[cors, { origin: 'https://right.example' }]] })
+  class RightModule {}
+  @Module({ imports: [LeftModule, RightModule] })
+  class AppModule {}
+
+  const app = await build(t, AppModule, { prefix: '/api' })
+  for (const side of ['left', 'right']) {
+    const res = await app.inject(preflight(`/api/${side}`, `https://${side}.example`))
+    assert.equal(res.statusCode, 204, side)
+    assert.equal(res.headers['access-control-allow-origin'], `https://${side}.example`, side)
+  }
+  assert.equal((await app.inject(preflight('/api/nowhere'))).statusCode, 404)
+})
+
+test('a catch-all route from the plugins of a module without routes fails registration', async () => {
+  @Module({ plugins: [cors] })
+  class EmptyModule {}
+  const app = Fastify()
+  await assert.rejects(app.register(decoratorPlugin, { module: EmptyModule }).ready(), (error: any) => {
+    assert.equal(error.code, 'FDP_ERR_INVALID_PLUGIN')
+    assert.match(error.message, /EmptyModule's plugins add the catch-all route OPTIONS \*, which would answer for every path of the app, and EmptyModule has no route path free for it\. Give the module a controller, or register the plugin on the app\./)
+    return true
+  })
+  await app.close()
 })
 
 test('a plain plugin\'s hooks and decorations reach the module\'s controllers, without touching the function', async (t) => {
