@@ -70,8 +70,6 @@ function hookFunction (definition: HookDefinition, resolve: Resolve, awaited: bo
   const call = awaited
     ? async (request: FastifyRequest, args: unknown[]) => (await resolve(request))[key](...args)
     : (request: FastifyRequest, args: unknown[]) => resolve(request)[key](...args)
-  // Fastify rejects an async hook that declares more arguments than it passes (it takes it for a
-  // callback hook), so each wrapper declares exactly its hook's.
   const run = async (request: FastifyRequest, args: unknown[]) => {
     try {
       return await call(request, args)
@@ -79,10 +77,12 @@ function hookFunction (definition: HookDefinition, resolve: Resolve, awaited: bo
       throw asError(error)
     }
   }
+  // Each wrapper declares exactly its hook's arguments (Fastify reads a longer list as a callback
+  // hook) and hands back run's promise, so a hook costs one async step per request.
   switch (arity[definition.name]) {
-    case 1: return async function fdpHook (request: FastifyRequest) { return await run(request, [request]) }
-    case 2: return async function fdpHook (request: FastifyRequest, reply: unknown) { return await run(request, [request, reply]) }
-    default: return async function fdpHook (request: FastifyRequest, reply: unknown, value: unknown) { return await run(request, [request, reply, value]) }
+    case 1: return function fdpHook (request: FastifyRequest) { return run(request, [request]) }
+    case 2: return function fdpHook (request: FastifyRequest, reply: unknown) { return run(request, [request, reply]) }
+    default: return function fdpHook (request: FastifyRequest, reply: unknown, value: unknown) { return run(request, [request, reply, value]) }
   }
 }
 
