@@ -128,8 +128,14 @@ export class Container {
 
   #binding (module: ModuleNode, definition: ProviderDefinition, kind: BindingKind): Binding {
     const binding: Binding = {
-      token: definition.token, definition, module, kind, deps: [], perRequest: false,
-      transient: definition.scope === 'TRANSIENT', instance: undefined
+      token: definition.token,
+      definition,
+      module,
+      kind,
+      deps: [],
+      perRequest: false,
+      transient: definition.scope === 'TRANSIENT',
+      instance: undefined
     }
     this.#all.push(binding)
     return binding
@@ -290,8 +296,10 @@ export class Container {
     let instance: unknown
     try {
       if (definition.useFactory) instance = definition.useFactory(...args)
-      else if (definition.useClass) instance = new definition.useClass(...args)
-      else instance = definition.useValue
+      else if (definition.useClass) {
+        const Class = definition.useClass
+        instance = new Class(...args)
+      } else instance = definition.useValue
     } catch (error) {
       throw this.#failed(binding, request, error)
     }
@@ -393,7 +401,7 @@ function missingMetadata (binding: Binding, index: number, hasTypes: boolean, ty
   if (!hasTypes) {
     return `${name} has a constructor parameter at index [${index}] with no @Inject() and no type metadata. ` +
       'tsx and esbuild emit no decorator metadata; name the token: ' +
-      `constructor(@Inject(SomeService) private readonly some: SomeService), or compile with tsc and "emitDecoratorMetadata": true.`
+      'constructor(@Inject(SomeService) private readonly some: SomeService), or compile with tsc and "emitDecoratorMetadata": true.'
   }
   return `${name}: the constructor parameter at index [${index}] has the type ${type === undefined ? 'undefined' : tokenName(type)} at run time ` +
     '(an interface, a union, `import type`, or a class imported in a circular way). ' +

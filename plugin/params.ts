@@ -75,7 +75,6 @@ export function Ip (): ParameterDecorator {
   return (target, key, index) => addParam(target, key, { index, kind: 'ip', pipes: [] })
 }
 
-
 /** The unparsed request body as a Buffer. */
 export function RawBody (...pipes: PipeEntry[]): ParameterDecorator {
   return (target, key, index) => addParam(target, key, { index, kind: 'rawBody', pipes })

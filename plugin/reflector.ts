@@ -17,6 +17,7 @@ export function SetMetadata<K = string, V = unknown> (key: K, value: V): CustomD
 }
 
 /** A decorator made by `Reflector.createDecorator`: `@Roles(['admin'])`, read with `reflector.get(Roles, target)`. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- TTransformed keeps NestJS's signature (the stored value's type)
 export interface ReflectableDecorator<TParam, TTransformed = TParam> {
   (value?: TParam): CustomDecorator<string | symbol>
   KEY: string | symbol

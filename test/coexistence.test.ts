@@ -109,7 +109,7 @@ test('parent hooks and decorations apply inside controllers', async (t) => {
   t.after(() => app.close())
   app.decorateRequest('startedBy', undefined)
   app.addHook('onRequest', async (req) => { req.startedBy = 'parent hook' })
-  app.addHook('onSend', async (req, reply, payload) => { reply.header('x-parent', 'seen') ; return payload })
+  app.addHook('onSend', async (req, reply, payload) => { reply.header('x-parent', 'seen'); return payload })
   await app.register(decoratorPlugin, { module: AppModule })
 
   const res = await app.inject('/decorated')

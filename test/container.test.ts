@@ -62,11 +62,9 @@ test('exports of a module imported without re-export are not visible to the impo
   class AppModule {}
 
   const error = await registrationError({ module: AppModule })
-  {
-    assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
-    assert.match(error.message, /Cannot resolve Hidden at index \[0\] of Consumer in module AppModule/)
-    assert.match(error.message, /InnerModule exports it: add InnerModule to AppModule's imports/)
-  }
+  assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
+  assert.match(error.message, /Cannot resolve Hidden at index \[0\] of Consumer in module AppModule/)
+  assert.match(error.message, /InnerModule exports it: add InnerModule to AppModule's imports/)
 })
 
 test('a provider that is not exported is not visible to importers', async () => {
@@ -78,10 +76,8 @@ test('a provider that is not exported is not visible to importers', async () => 
   class AppModule {}
 
   const error = await registrationError({ module: AppModule })
-  {
-    assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
-    assert.match(error.message, /LibModule provides it but does not export it: add it to LibModule's exports and import LibModule into AppModule/)
-  }
+  assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
+  assert.match(error.message, /LibModule provides it but does not export it: add it to LibModule's exports and import LibModule into AppModule/)
 })
 
 test('a module imported by several modules is instantiated once, with its providers', async (t) => {
@@ -138,10 +134,8 @@ test('a factory dependency that is not optional must exist', async () => {
   @Module({ providers: [{ provide: 'conn', inject: ['nope'], useFactory: (x: unknown) => x }] })
   class AppModule {}
   const error = await registrationError({ module: AppModule })
-  {
-    assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
-    assert.match(error.message, /Cannot resolve "nope" at index \[0\] of "conn" in module AppModule/)
-  }
+  assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
+  assert.match(error.message, /Cannot resolve "nope" at index \[0\] of "conn" in module AppModule/)
 })
 
 test('class, string and symbol tokens are injected with @Inject', async (t) => {

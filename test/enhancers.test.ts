@@ -4,7 +4,7 @@ import Fastify from 'fastify'
 import { from, map, of, catchError, throwError, type Observable } from 'rxjs'
 import {
   decoratorPlugin, Module, Controller, Get, Param, Injectable, Inject, Scope, REQUEST, Reflector, SetMetadata,
-  UseGuards, UsePipes, UseInterceptors, UseFilters, Catch, BadRequestException, NotFoundException
+  UseGuards, UsePipes, UseInterceptors, UseFilters, BadRequestException, NotFoundException
 } from '../plugin/index.js'
 import type { ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Request } from '../plugin/index.js'
 import { build } from './helpers/app.js'

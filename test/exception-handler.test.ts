@@ -185,6 +185,7 @@ class BrokenFilters {
   @Get('sent-then-throws')
   @UseFilters({ catch (e: unknown, host: ArgumentsHost) { host.switchToHttp().getResponse<Response>().code(202).send('answered'); throw new Error('after send') } })
   sentThenThrows () { throw new Error('original') }
+
   @Get('ok') ok () { return 'still serving' }
 }
 

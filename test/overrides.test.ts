@@ -240,7 +240,7 @@ test('guard, pipe, interceptor and filter classes are the originals without over
   const app = await build(t, SecureModule)
   const res = await app.inject('/secure/echo/hi')
   assert.equal(res.statusCode, 401)
-  assert.deepEqual(res.json(), { statusCode: 401, message: 'Unauthorized' , error: 'Unauthorized' })
+  assert.deepEqual(res.json(), { statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' })
   assert.equal(built.get('AuthGuard'), 1)
 })
 
@@ -286,7 +286,7 @@ test('an override replaces a guard that a module lists as a provider, and a glob
 
 test('an overriding guard gets its dependencies from the module that uses it', async (t) => {
   @Injectable()
-  class Tokens { constructor () {} valid (token: unknown) { return token === 'secret' } }
+  class Tokens { valid (token: unknown) { return token === 'secret' } }
   class TokenGuard implements CanActivate {
     constructor (@Inject(Tokens) private readonly tokens: Tokens) {}
     canActivate (ctx: any) { return this.tokens.valid(ctx.switchToHttp().getRequest().headers['x-token']) }

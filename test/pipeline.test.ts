@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { RouteOptions } from 'fastify'
 import {
-  Module, Controller, Get, Post, Body, Param, Injectable, Inject, UseGuards, UsePipes, UseInterceptors, UseFilters, Catch,
+  Module, Controller, Get, Post, Body, Param, Injectable, UseGuards, UsePipes, UseInterceptors, UseFilters, Catch,
   RouteSchema, createParamDecorator, UnauthorizedException, ForbiddenException, HttpException
 } from '../plugin/index.js'
 import type { ArgumentMetadata, ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, PipeTransform } from '../plugin/index.js'
@@ -192,7 +192,7 @@ class PlainController {
 }
 
 @Controller('full')
-@UseFilters({ catch (error: unknown, host: ArgumentsHost) { host.switchToHttp().getResponse<any>().code(418).send({ filtered: true }) } })
+@UseFilters({ catch (exception: unknown, host: ArgumentsHost) { host.switchToHttp().getResponse<any>().code(418).send({ filtered: true }) } })
 class FullController {
   @Get(':id')
   @UseGuards({ canActivate: (ctx: ExecutionContext) => ctx.switchToHttp().getRequest<any>().params.id !== 'no' })

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, Injectable, Inject, Global } from '../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, Injectable, Inject } from '../plugin/index.js'
 import { registrationError } from './helpers/registration.js'
 
 async function expectError (module: Function, code: string, ...patterns: Array<RegExp | string>): Promise<void> {

@@ -69,7 +69,7 @@ const value: number = app.container.get<number>(TOKEN)
 const token: InjectionToken = 'cats'
 void [cats, names, value, token]
 // @ts-expect-error: get returns the instance, not a promise
-app.container.get(Cats).then
+void app.container.get(Cats).then
 const scoped: Promise<PerRequest> = app.container.resolve(PerRequest)
 app.get('/x', async (request) => (await app.container.resolve(PerRequest, request)).request)
 void scoped
