@@ -2,6 +2,7 @@ import type { ControllerOptions } from '../types/index.js'
 import { kController, kRoutes } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
 import { checkVersion } from './versioning.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL'
 
@@ -25,7 +26,7 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
   }
   if (options.version !== undefined) checkVersion(options.version, '@Controller() option "version"')
   const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version }
-  return (target) => { Reflect.defineMetadata(kController, definition, target) }
+  return legacyDecorator('@Controller()', (target: Function) => { Reflect.defineMetadata(kController, definition, target) })
 }
 
 export function controllerDefinition (cls: Function): ControllerDefinition | undefined {
@@ -33,17 +34,18 @@ export function controllerDefinition (cls: Function): ControllerDefinition | und
 }
 
 function route (method: RouteMethod) {
+  const name = `@${method[0]}${method.slice(1).toLowerCase()}()`
   return (path = ''): MethodDecorator => {
     if (typeof path !== 'string') {
-      throw new ERR_INVALID_DECLARATION(`@${method[0]}${method.slice(1).toLowerCase()}() takes a path string, given ${describe(path)}.`)
+      throw new ERR_INVALID_DECLARATION(`${name} takes a path string, given ${describe(path)}.`)
     }
-    return (target, key) => {
+    return legacyDecorator(name, (target: object, key: string | symbol) => {
       const owner = target.constructor
       // Copy inherited routes so a subclass never writes into its base class's list.
       const routes: RouteDefinition[] = [...(Reflect.getMetadata(kRoutes, owner) ?? [])]
       routes.push({ method, path, key })
       Reflect.defineMetadata(kRoutes, routes, owner)
-    }
+    })
   }
 }
 

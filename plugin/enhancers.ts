@@ -1,6 +1,7 @@
 import type { CanActivate, ExceptionFilter, NestInterceptor, PipeTransform, Type } from '../types/index.js'
 import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 export type Enhancer<T> = Type<T> | T
 
@@ -14,11 +15,11 @@ function attach (key: symbol, decorator: string, method: string) {
         throw new ERR_INVALID_DECLARATION(`@${decorator}() entry ${i} must be a class or an instance with a ${method}() method, given ${describe(item)}.`)
       }
     })
-    return (target: object, key2?: string | symbol, descriptor?: PropertyDescriptor): void => {
+    return legacyDecorator(`@${decorator}()`, (target: object, key2?: string | symbol, descriptor?: PropertyDescriptor): void => {
       const holder = descriptor ? descriptor.value : target
       const current: unknown[] = Reflect.getOwnMetadata(key, holder) ?? []
       Reflect.defineMetadata(key, [...current, ...items], holder)
-    }
+    })
   }
 }
 
@@ -31,7 +32,7 @@ export const UseFilters: (...filters: Array<Enhancer<ExceptionFilter>>) => Class
 
 /** The exception types a filter handles; none means every exception. */
 export function Catch (...types: Function[]): ClassDecorator {
-  return (target) => { Reflect.defineMetadata(kCatch, types, target) }
+  return legacyDecorator('@Catch()', (target: Function) => { Reflect.defineMetadata(kCatch, types, target) })
 }
 
 export function enhancersOf<T> (key: symbol, holder: object): Array<Enhancer<T>> {

@@ -5,6 +5,7 @@ import type { ModuleNode } from './scanner.js'
 import { kHooks } from './symbols.js'
 import { asError } from './exception-handler.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 interface HookDefinition { name: HookName, key: string | symbol }
 
@@ -30,7 +31,7 @@ const applicationHooks = new Set(['onReady', 'onListen', 'onClose', 'preClose', 
  * `preParsing`, `preSerialization` and `onSend`.
  */
 export function Hook (name: HookName): MethodDecorator {
-  return (target, key, descriptor) => {
+  return legacyDecorator(`@Hook(${JSON.stringify(name)})`, (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
     const cls = typeof target === 'function' ? target : target.constructor
     const owner = `${cls.name}.${String(key)}`
     if (!Object.hasOwn(arity, name)) {
@@ -45,7 +46,7 @@ export function Hook (name: HookName): MethodDecorator {
     }
     const hooks: HookDefinition[] = [...(Reflect.getMetadata(kHooks, cls) ?? []), { name, key }]
     Reflect.defineMetadata(kHooks, hooks, cls)
-  }
+  })
 }
 
 export function hooksOf (cls: Function | undefined): HookDefinition[] {

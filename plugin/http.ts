@@ -1,12 +1,13 @@
 import { kHeaders, kHttpCode, kRedirect, kRender } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 /** Sets the success status of a handler. */
 export function HttpCode (status: number): MethodDecorator {
   if (!Number.isInteger(status) || status < 100 || status > 599) {
     throw new ERR_INVALID_DECLARATION(`@HttpCode() takes an HTTP status from 100 to 599, given ${describe(status)}.`)
   }
-  return (target, key, descriptor) => { Reflect.defineMetadata(kHttpCode, status, descriptor.value as object) }
+  return legacyDecorator('@HttpCode()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { Reflect.defineMetadata(kHttpCode, status, descriptor.value as object) })
 }
 
 /** Adds a response header to a handler's replies (also on error replies). */
@@ -14,12 +15,12 @@ export function Header (name: string, value: string): MethodDecorator {
   if (typeof name !== 'string' || name === '' || /[\r\n]/.test(name) || /[\r\n]/.test(String(value))) {
     throw new ERR_INVALID_DECLARATION(`@Header() takes a header name and a value without line breaks, given ${describe(name)}.`)
   }
-  return (target, key, descriptor) => {
+  return legacyDecorator('@Header()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
     const handler = descriptor.value as object
     const headers: Array<[string, string]> = [...(Reflect.getOwnMetadata(kHeaders, handler) ?? [])]
     headers.unshift([name, String(value)]) // decorators apply bottom-up; keep source order
     Reflect.defineMetadata(kHeaders, headers, handler)
-  }
+  })
 }
 
 export interface RedirectDefinition { url: string, statusCode: number }
@@ -30,9 +31,9 @@ export function Redirect (url = '', statusCode = 302): MethodDecorator {
   if (!Number.isInteger(statusCode) || statusCode < 300 || statusCode > 399) {
     throw new ERR_INVALID_DECLARATION(`@Redirect() takes a 3xx status, given ${describe(statusCode)}.`)
   }
-  return (target, key, descriptor) => {
+  return legacyDecorator('@Redirect()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
     Reflect.defineMetadata(kRedirect, { url, statusCode } satisfies RedirectDefinition, descriptor.value as object)
-  }
+  })
 }
 
 /** Renders the returned object with the named view through @fastify/view. */
@@ -40,5 +41,5 @@ export function Render (view: string): MethodDecorator {
   if (typeof view !== 'string' || view === '') {
     throw new ERR_INVALID_DECLARATION(`@Render() takes a view name, given ${describe(view)}.`)
   }
-  return (target, key, descriptor) => { Reflect.defineMetadata(kRender, view, descriptor.value as object) }
+  return legacyDecorator('@Render()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { Reflect.defineMetadata(kRender, view, descriptor.value as object) })
 }

@@ -1,10 +1,11 @@
 import type { InjectableOptions, InjectionToken } from '../types/index.js'
 import { kInjectable, kInjectTokens, kOptional } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 /** Marks a class as a provider; `scope` sets its lifetime. */
 export function Injectable (options: InjectableOptions = {}): ClassDecorator {
-  return (target) => { Reflect.defineMetadata(kInjectable, options, target) }
+  return legacyDecorator('@Injectable()', (target: Function) => { Reflect.defineMetadata(kInjectable, options, target) })
 }
 
 export function injectableOptions (cls: Function): InjectableOptions | undefined {
@@ -13,7 +14,7 @@ export function injectableOptions (cls: Function): InjectableOptions | undefined
 
 /** Names the token of a constructor parameter; needed where the compiler emits no type metadata. */
 export function Inject (token: InjectionToken): ParameterDecorator {
-  return (target, key, index) => {
+  return legacyDecorator('@Inject()', (target: object, key: string | symbol | undefined, index: number) => {
     if (token === undefined || token === null) {
       const cls = typeof target === 'function' ? target.name : target.constructor.name
       throw new ERR_INVALID_DECLARATION(`@Inject() on parameter ${index} of ${cls} was given ${String(token)}: the token is not defined yet (a circular import between files?).`)
@@ -22,17 +23,17 @@ export function Inject (token: InjectionToken): ParameterDecorator {
     const tokens: Map<number, InjectionToken> = new Map(Reflect.getOwnMetadata(kInjectTokens, owner) ?? [])
     tokens.set(index, token)
     Reflect.defineMetadata(kInjectTokens, tokens, owner)
-  }
+  })
 }
 
 /** A missing dependency injects `undefined` instead of failing registration. */
 export function Optional (): ParameterDecorator {
-  return (target, key, index) => {
+  return legacyDecorator('@Optional()', (target: object, key: string | symbol | undefined, index: number) => {
     const owner = constructorOf(target, key)
     const optional = new Set<number>(Reflect.getOwnMetadata(kOptional, owner) ?? [])
     optional.add(index)
     Reflect.defineMetadata(kOptional, optional, owner)
-  }
+  })
 }
 
 function constructorOf (target: object, key: string | symbol | undefined): Function {

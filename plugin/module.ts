@@ -1,6 +1,7 @@
 import type { ModuleMetadata } from '../types/index.js'
 import { kGlobal, kModule } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 const moduleKeys = new Set(['imports', 'controllers', 'providers', 'exports', 'plugins'])
 
@@ -18,12 +19,12 @@ export function Module (metadata: ModuleMetadata = {}): ClassDecorator {
       throw new ERR_INVALID_DECLARATION(`@Module() "${key}" must be an array, given ${describe(value)}.`)
     }
   }
-  return (target) => { Reflect.defineMetadata(kModule, metadata, target) }
+  return legacyDecorator('@Module()', (target: Function) => { Reflect.defineMetadata(kModule, metadata, target) })
 }
 
 /** Makes a module's exports visible to every module without importing it. */
 export function Global (): ClassDecorator {
-  return (target) => { Reflect.defineMetadata(kGlobal, true, target) }
+  return legacyDecorator('@Global()', (target: Function) => { Reflect.defineMetadata(kGlobal, true, target) })
 }
 
 export function isModule (value: unknown): value is Function {

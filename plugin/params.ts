@@ -1,6 +1,7 @@
 import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
 import { kParams } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files'
 
@@ -17,7 +18,12 @@ export interface ParamDefinition {
   factory?: (data: any, ctx: ExecutionContext) => unknown
 }
 
-export function addParam (target: object, key: string | symbol | undefined, definition: ParamDefinition): void {
+/** A parameter decorator recording `definition` at the index it is applied to. */
+export function paramDecorator (name: string, definition: Omit<ParamDefinition, 'index'>): ParameterDecorator {
+  return legacyDecorator(name, (target: object, key: string | symbol | undefined, index: number) => addParam(target, key, { ...definition, index }))
+}
+
+function addParam (target: object, key: string | symbol | undefined, definition: ParamDefinition): void {
   if (key === undefined) {
     throw new ERR_INVALID_DECLARATION(`Parameter decorators apply to handler methods, not to the constructor of ${(target as Function).name}.`)
   }
@@ -37,16 +43,17 @@ function isPipe (value: unknown): value is PipeEntry {
 
 // `@Param()`, `@Param('id')`, `@Param('id', ParseIntPipe)`, `@Param(ParseIntPipe)`.
 function pipeable (kind: ParamKind) {
+  const name = `@${kind[0].toUpperCase()}${kind.slice(1)}()`
   return (dataOrPipe?: string | PipeEntry, ...pipes: PipeEntry[]): ParameterDecorator => {
     let data: string | undefined
     if (isPipe(dataOrPipe)) pipes = [dataOrPipe, ...pipes]
     else if (dataOrPipe !== undefined && typeof dataOrPipe !== 'string') {
-      throw new ERR_INVALID_DECLARATION(`@${kind[0].toUpperCase()}${kind.slice(1)}() takes a property name and pipes, given ${typeof dataOrPipe}.`)
+      throw new ERR_INVALID_DECLARATION(`${name} takes a property name and pipes, given ${typeof dataOrPipe}.`)
     } else data = dataOrPipe
     for (const pipe of pipes) {
       if (!isPipe(pipe)) throw new ERR_INVALID_DECLARATION(`@${kind}(): every pipe needs a transform() method.`)
     }
-    return (target, key, index) => addParam(target, key, { index, kind, data, pipes })
+    return paramDecorator(name, { kind, data, pipes })
   }
 }
 
@@ -59,25 +66,25 @@ export function Headers (name?: string): ParameterDecorator {
   if (name !== undefined && typeof name !== 'string') {
     throw new ERR_INVALID_DECLARATION(`@Headers() takes a header name, given ${describe(name)}.`)
   }
-  return (target, key, index) => addParam(target, key, { index, kind: 'headers', data: name?.toLowerCase(), pipes: [] })
+  return paramDecorator('@Headers()', { kind: 'headers', data: name?.toLowerCase(), pipes: [] })
 }
 
 export function Req (): ParameterDecorator {
-  return (target, key, index) => addParam(target, key, { index, kind: 'req', pipes: [] })
+  return paramDecorator('@Req()', { kind: 'req', pipes: [] })
 }
 
 /** The Fastify reply. The handler then sends the reply itself, unless `passthrough` is set. */
 export function Res (options: { passthrough?: boolean } = {}): ParameterDecorator {
-  return (target, key, index) => addParam(target, key, { index, kind: 'res', passthrough: options.passthrough === true, pipes: [] })
+  return paramDecorator('@Res()', { kind: 'res', passthrough: options.passthrough === true, pipes: [] })
 }
 
 export function Ip (): ParameterDecorator {
-  return (target, key, index) => addParam(target, key, { index, kind: 'ip', pipes: [] })
+  return paramDecorator('@Ip()', { kind: 'ip', pipes: [] })
 }
 
 /** The unparsed request body as a Buffer. */
 export function RawBody (...pipes: PipeEntry[]): ParameterDecorator {
-  return (target, key, index) => addParam(target, key, { index, kind: 'rawBody', pipes })
+  return paramDecorator('@RawBody()', { kind: 'rawBody', pipes })
 }
 
 /**
@@ -91,8 +98,8 @@ export function createParamDecorator<D = any, R = any> (factory: (data: D, ctx: 
       pipes = [dataOrPipe, ...pipes]
       data = undefined as D
     }
-    return (target, key, index) => addParam(target, key, {
-      index, kind: 'custom', data: data as any, pipes, factory: factory as ParamDefinition['factory']
+    return paramDecorator('A parameter decorator made by createParamDecorator()', {
+      kind: 'custom', data: data as any, pipes, factory: factory as ParamDefinition['factory']
     })
   }
 }

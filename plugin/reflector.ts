@@ -1,4 +1,5 @@
 import type { Type } from '../types/index.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 type Target = Function | Type
 
@@ -9,7 +10,7 @@ export interface CustomDecorator<K = string> {
 
 /** Attaches `value` under `key` to a handler or a controller, for guards and interceptors to read. */
 export function SetMetadata<K = string, V = unknown> (key: K, value: V): CustomDecorator<K> {
-  const decorator = ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+  const decorator = legacyDecorator(`@SetMetadata(${typeof key === 'string' ? JSON.stringify(key) : String(key)})`, (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
     Reflect.defineMetadata(key, value, descriptor ? descriptor.value : target)
   }) as CustomDecorator<K>
   decorator.KEY = key

@@ -1,6 +1,7 @@
 import type { RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions } from '../types/index.js'
 import { kRouteConfig, kRouteConstraints, kRouteSchema } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 type Options = Record<string, unknown>
 
@@ -22,14 +23,14 @@ function objectDecorator (key: symbol, name: string, check?: (value: Options) =>
   return (value: Options): MethodDecorator => {
     if (!isObject(value)) throw new ERR_INVALID_DECLARATION(`@${name}() takes an object, given ${describe(value)}.`)
     check?.(value)
-    return (target, property, descriptor) => {
+    return legacyDecorator(`@${name}()`, (target: object, property: string | symbol, descriptor: PropertyDescriptor) => {
       if (typeof descriptor?.value !== 'function') {
         const owner = typeof target === 'function' ? target.name : `${target.constructor.name}.${String(property)}`
         throw new ERR_INVALID_DECLARATION(`@${name}() decorates a route handler method; ${owner} is not one.`)
       }
       const current = Reflect.getOwnMetadata(key, descriptor.value)
       Reflect.defineMetadata(key, { ...current, ...value }, descriptor.value)
-    }
+    })
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { UploadedFileInfo, UploadedFileOptions } from '../types/index.js'
-import { addParam, isPipe, type ParamDefinition, type PipeEntry } from './params.js'
+import { paramDecorator, isPipe, type ParamDefinition, type PipeEntry } from './params.js'
 import { BadRequestException } from './exceptions.js'
 import { ERR_INVALID_DECLARATION, ERR_MISSING_PEER, describe } from './errors.js'
 
@@ -38,7 +38,7 @@ function uploadDecorator (kind: 'file' | 'files', name: string) {
       if (!isPipe(pipe)) throw new ERR_INVALID_DECLARATION(`@${name}(): every pipe needs a transform() method, given ${describe(pipe)}.`)
     }
     const required = options.required ?? true
-    return (target, key, index) => addParam(target, key, { index, kind, data: options.field, required, pipes })
+    return paramDecorator(`@${name}()`, { kind, data: options.field, required, pipes })
   }
 }
 

@@ -5,6 +5,7 @@ import { VERSION_NEUTRAL } from './tokens.js'
 import { kVersion } from './symbols.js'
 import { ERR_INVALID_DECLARATION, ERR_INVALID_OPTIONS, describe } from './errors.js'
 import { asError } from './exception-handler.js'
+import { legacyDecorator } from './legacy-decorator.js'
 
 type Version = string | symbol
 /** Routing runs before Fastify builds its request: strategies see Node's request. */
@@ -25,7 +26,7 @@ export function checkVersion (value: unknown, what: string): void {
 /** The versions a handler answers: a string, a list, or VERSION_NEUTRAL. */
 export function Version (version: VersionValue): MethodDecorator {
   checkVersion(version, '@Version()')
-  return (target, key, descriptor) => { Reflect.defineMetadata(kVersion, version, descriptor.value as object) }
+  return legacyDecorator('@Version()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { Reflect.defineMetadata(kVersion, version, descriptor.value as object) })
 }
 
 export function handlerVersion (handler: object): VersionValue | undefined {
