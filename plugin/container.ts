@@ -397,7 +397,16 @@ export function bindingName (binding: Binding): string {
 }
 
 function missingMetadata (binding: Binding, index: number, hasTypes: boolean, type: unknown): string {
-  const name = `${binding.definition.useClass!.name} in module ${binding.module.name}`
+  const cls = binding.definition.useClass!
+  const name = `${cls.name} in module ${binding.module.name}`
+  // Compilers record parameter types only for decorated classes: an undecorated one is the cause whatever the compiler.
+  const owner = constructorOwner(cls)
+  if (!hasTypes && Reflect.getOwnMetadataKeys(owner).length === 0) {
+    const undecorated = owner === cls ? `${cls.name} has no decorator` : `${owner.name}, whose constructor it inherits, has no decorator`
+    return `${name} has a constructor parameter at index [${index}], but ${undecorated}, so no type was recorded for its parameters. ` +
+      `Add @Injectable() to ${owner.name}: with tsc or SWC and "emitDecoratorMetadata": true that records them; ` +
+      'under tsx or esbuild also name each token with @Inject(token).'
+  }
   if (!hasTypes) {
     return `${name} has a constructor parameter at index [${index}] with no @Inject() and no type metadata. ` +
       'tsx and esbuild emit no decorator metadata; name the token: ' +

@@ -165,7 +165,17 @@ test('a subclass without its own constructor needs the base class\'s tokens', as
   @Injectable() class Derived extends Base {}
   @Module({ providers: [Dep, Derived] })
   class AppModule {}
-  await expectError(AppModule, 'FDP_ERR_MISSING_METADATA', 'Derived in module AppModule has a constructor parameter at index [0]')
+  await expectError(AppModule, 'FDP_ERR_MISSING_METADATA', 'Derived in module AppModule has a constructor parameter at index [0]',
+    'but Base, whose constructor it inherits, has no decorator', 'Add @Injectable() to Base')
+})
+
+test('a provider with no decorator at all is told to add @Injectable()', async () => {
+  @Injectable() class Dep {}
+  class Plain { constructor (readonly dep: Dep) {} }
+  @Module({ providers: [Dep, Plain] })
+  class AppModule {}
+  await expectError(AppModule, 'FDP_ERR_MISSING_METADATA', 'Plain in module AppModule has a constructor parameter at index [0], but Plain has no decorator',
+    'Add @Injectable() to Plain', 'under tsx or esbuild also name each token with @Inject(token)')
 })
 
 test('a failed registration leaves nothing behind: no route, no decoration, no hook', async () => {

@@ -102,3 +102,24 @@ test('an interface-typed parameter without @Inject fails, naming class, index an
   assert.match(error.message, /^Notifier in module NotifyModule: the constructor parameter at index \[1\] has the type Object at run time/)
   assert.match(error.message, /Name the token with @Inject\(token\) on that parameter of Notifier\./)
 })
+
+test('a class with dependencies and no decorator is told to add @Injectable(), not blamed on the compiler', async () => {
+  class Undecorated { constructor (readonly repo: Repo) {} }
+  @Module({ providers: [Repo, Undecorated] })
+  class PlainModule {}
+  const error = await registrationError({ module: PlainModule })
+  assert.equal(error.code, 'FDP_ERR_MISSING_METADATA')
+  assert.equal(error.message, 'Undecorated in module PlainModule has a constructor parameter at index [0], but Undecorated has no decorator, so no type was recorded for its parameters. ' +
+    'Add @Injectable() to Undecorated: with tsc or SWC and "emitDecoratorMetadata": true that records them; under tsx or esbuild also name each token with @Inject(token).')
+
+  // The constructor of an undecorated base class: that class is the one to decorate.
+  class Base { constructor (readonly repo: Repo) {} }
+  @Injectable() class Derived extends Base {}
+  @Module({ providers: [Repo, Derived] })
+  class DerivedModule {}
+  const inherited = await registrationError({ module: DerivedModule })
+  assert.equal(inherited.code, 'FDP_ERR_MISSING_METADATA')
+  assert.match(inherited.message, /^Derived in module DerivedModule has a constructor parameter at index \[0\], but Base, whose constructor it inherits, has no decorator/)
+  assert.match(inherited.message, /Add @Injectable\(\) to Base:/)
+  assert.doesNotMatch(inherited.message, /emit no decorator metadata/)
+})
