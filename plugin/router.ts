@@ -156,16 +156,67 @@ function constraintKey (constraints: Record<string, unknown>): string {
   return Object.keys(constraints).sort().map((key) => `${key}=${String(constraints[key])}`).join(',')
 }
 
+// Index of the parenthesis closing the one at `open`, skipping escaped characters.
+function closingParenthesis (path: string, open: number): number {
+  let depth = 0
+  for (let i = open; i < path.length; i++) {
+    if (path[i] === '\\') i++
+    else if (path[i] === '(') depth++
+    else if (path[i] === ')' && --depth === 0) return i
+  }
+  return path.length
+}
+
+/**
+ * A path as Fastify's router tells routes apart (find-my-way's pattern): parameter names and
+ * their regular expressions do not count, so `/:id` and `/:name` are one route, and so are
+ * `/:id(^\\d+)` and `/:slug(^[a-z]+)`; static parts beside parameters (`/:file.png`) do.
+ */
+export function routeShape (path: string): string {
+  let shape = ''
+  let i = 0
+  while (i < path.length) {
+    if (path[i] === ':' && path[i + 1] === ':') { // an escaped, literal colon
+      shape += '::'
+      i += 2
+      continue
+    }
+    if (path[i] !== ':') {
+      shape += path[i++]
+      continue
+    }
+    // One parametric segment: parameters, each with an optional regular expression and static part.
+    let parts = ''
+    let plain = true
+    for (i++; ; i++) {
+      while (i < path.length && !'(-./'.includes(path[i])) i++
+      if (path[i] === '(') i = closingParenthesis(path, i) + 1
+      let fixed = ''
+      while (i < path.length && path[i] !== '/' && !(path[i] === ':' && path[i + 1] !== ':')) fixed += path[i++]
+      plain &&= parts === '' && fixed === '' && path[i - 1] !== ')'
+      parts += `()${fixed}`
+      if (i >= path.length || path[i] === '/') break
+    }
+    shape += plain ? ':' : `:${parts}`
+  }
+  return shape
+}
+
+function claimKey (method: string, route: RoutePlan): string {
+  return `${method} ${routeShape(route.fullUrl)} ${constraintKey(route.constraints)}`
+}
+
 /** Fails on two handlers claiming one method, path and constraints; plans HEAD beside GET. */
 export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
   const claims = new Map<string, RoutePlan>()
   for (const route of plans.flatMap((plan) => plan.routes)) {
     for (const method of route.methods) {
-      const key = `${method} ${route.fullUrl} ${constraintKey(route.constraints)}`
+      const key = claimKey(method, route)
       const other = claims.get(key)
       if (other) {
         const where = Object.keys(route.constraints).length > 0 ? ` with constraints {${constraintKey(route.constraints)}}` : ''
-        throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${route.fullUrl}${where}. Give one of them another path, method, host or version.`)
+        const path = other.fullUrl === route.fullUrl ? route.fullUrl : `${other.fullUrl} and ${route.fullUrl} (one path to Fastify's router: parameter names do not tell routes apart)`
+        throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${path}${where}. Give one of them another path, method, host or version.`)
       }
       claims.set(key, route)
     }
@@ -173,8 +224,8 @@ export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
   // A GET whose path also has an explicit HEAD handler must not expose Fastify's automatic HEAD.
   const noAutoHead = new Set<RoutePlan>()
   for (const route of plans.flatMap((plan) => plan.routes)) {
-    if (route.methods.includes('GET') && claims.get(`HEAD ${route.fullUrl} ${constraintKey(route.constraints)}`) !== route &&
-      claims.has(`HEAD ${route.fullUrl} ${constraintKey(route.constraints)}`)) noAutoHead.add(route)
+    const head = claimKey('HEAD', route)
+    if (route.methods.includes('GET') && claims.has(head) && claims.get(head) !== route) noAutoHead.add(route)
   }
   return noAutoHead
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, type Response, type Type } from '../plugin/index.js'
-import { joinPath } from '../plugin/router.js'
+import { joinPath, routeShape } from '../plugin/router.js'
 import { build } from './helpers/app.js'
 
 async function registerFails (module: Type): Promise<void> {
@@ -228,6 +228,93 @@ test('two handlers claiming one method and path fail registration naming both, a
     assert.equal(error.message, 'First.one and Second.two both handle GET /dup/:id. Give one of them another path, method, host or version.')
     return true
   })
+})
+
+test('routes whose paths differ only by parameter names collide, naming both handlers and both paths', async () => {
+  @Controller('cats')
+  class Cats {
+    @Get(':id') byId (@Param('id') id: string) { return id }
+    @Get(':name') byName (@Param('name') name: string) { return name }
+  }
+  @Module({ controllers: [Cats] })
+  class AppModule {}
+  await assert.rejects(registerFails(AppModule), (error: any) => {
+    assert.equal(error.code, 'FDP_ERR_DUPLICATE_ROUTE')
+    assert.equal(error.message, 'Cats.byId and Cats.byName both handle GET /cats/:id and /cats/:name (one path to Fastify\'s router: parameter names do not tell routes apart). Give one of them another path, method, host or version.')
+    return true
+  })
+
+  // Across controllers, with the parameter in the controller path.
+  @Controller('owners/:ownerId/cats')
+  class OwnerCats { @Get() list () { return [] } }
+  @Controller('owners/:owner/cats')
+  class MoreOwnerCats { @Get() list () { return [] } }
+  @Module({ controllers: [OwnerCats, MoreOwnerCats] })
+  class OwnersModule {}
+  await assert.rejects(registerFails(OwnersModule), { code: 'FDP_ERR_DUPLICATE_ROUTE', message: /^OwnerCats\.list and MoreOwnerCats\.list both handle GET \/owners\/:ownerId\/cats and \/owners\/:owner\/cats/ })
+})
+
+test('a parameter with a static suffix is its own route; @Head beside @Get under another parameter name takes HEAD', async (t) => {
+  @Controller('items')
+  class Items {
+    @Get(':id(^\\d+)') byId (@Param('id') id: string) { return { id } }
+    @Get(':name.png') png (@Param('name') name: string) { return { png: name } }
+    @Get('files/:file') file (@Param('file') file: string) { return { file } }
+    @Head('files/:name') fileHead (@Res() res: Response) { res.header('x-head', 'explicit').send() }
+  }
+  @Module({ controllers: [Items] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  assert.deepEqual((await app.inject('/items/42')).json(), { id: '42' })
+  assert.deepEqual((await app.inject('/items/tom.png')).json(), { png: 'tom' })
+  const head = await app.inject({ method: 'HEAD', url: '/items/files/a.txt' })
+  assert.equal(head.headers['x-head'], 'explicit')
+  assert.deepEqual((await app.inject('/items/files/a.txt')).json(), { file: 'a.txt' })
+})
+
+test('parameters that differ only by their regular expressions collide, as in Fastify\'s router', async () => {
+  @Controller('items')
+  class Items {
+    @Get(':id(^\\d+)') byId () { return 1 }
+    @Get(':slug(^[a-z]+)') bySlug () { return 2 }
+  }
+  @Module({ controllers: [Items] })
+  class AppModule {}
+  await assert.rejects(registerFails(AppModule), { code: 'FDP_ERR_DUPLICATE_ROUTE', message: /^Items\.byId and Items\.bySlug both handle GET / })
+})
+
+test('routeShape calls two paths one route exactly when Fastify refuses to register both', () => {
+  const paths = ['/a/:id', '/a/:name', '/a/:id(^\\d+)', '/a/:slug(^[a-z]+)', '/a/:id.png', '/a/:n.png', '/a/:id.jpg', '/a/:x-:y', '/a/:p-:q',
+    '/a/:x.:y', '/a/:id-a', '/a/:id-b', '/a/static', '/a/:id/b', '/a/:k/b', '/a/:id(^(?:x|y)$)/b', '/a/::lit', '/a/::lit/:v', '/a/::lit/:w']
+  for (const first of paths) {
+    for (const second of paths) {
+      if (first === second) continue
+      const app = Fastify()
+      app.get(first, () => 1)
+      let refused = false
+      try {
+        app.get(second, () => 2)
+      } catch (error: any) {
+        assert.equal(error.code, 'FST_ERR_DUPLICATED_ROUTE')
+        refused = true
+      }
+      assert.equal(routeShape(first) === routeShape(second), refused, `${first} / ${second}`)
+    }
+  }
+})
+
+test('routeShape keeps what find-my-way keeps in a route pattern', () => {
+  assert.equal(routeShape('/cats/:id'), '/cats/:')
+  assert.equal(routeShape('/cats/:id/toys/:toy'), '/cats/:/toys/:')
+  assert.equal(routeShape('/files/:name.:ext'), '/files/:().()')
+  assert.equal(routeShape('/range/:from-:to'), routeShape('/range/:a-:b'))
+  assert.equal(routeShape('/img/:name.png'), '/img/:().png')
+  assert.notEqual(routeShape('/w/:id-a'), routeShape('/w/:id-b'))
+  assert.equal(routeShape('/n/:id(^\\d+)/x'), '/n/:()/x')
+  assert.equal(routeShape('/n/:id(^\\d+)'), routeShape('/n/:slug(^[a-z]+)'))
+  // Parentheses and colons inside a regular expression, and an escaped literal colon, are not parameters.
+  assert.equal(routeShape('/g/:id(^(?:a|b)$)/:x'), '/g/:()/:')
+  assert.equal(routeShape('/time/12::30/:at'), '/time/12::30/:')
 })
 
 test('two handlers with the same host constraint collide; different hosts do not', async (t) => {
