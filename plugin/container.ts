@@ -4,7 +4,7 @@ import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token,
 import { constructorOwner, injectTokens, optionalParams } from './injectable.js'
 import { Reflector } from './reflector.js'
 import { FASTIFY, REQUEST } from './tokens.js'
-import { kRequestScope } from './symbols.js'
+import { kApplication, kRequestScope } from './symbols.js'
 import {
   ERR_CIRCULAR_DEPENDENCY, ERR_MISSING_METADATA, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY,
   ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED, tokenName
@@ -365,7 +365,7 @@ export class Container {
 
   /** The object users reach as `app.container`. */
   publicApi (): PublicContainer {
-    return {
+    const api: PublicContainer = {
       get: (token) => {
         if ((token as unknown) === Reflector) return this.reflector as any
         const binding = this.#find(token)
@@ -386,6 +386,8 @@ export class Container {
         return await this.resolveIn(binding, (request ?? {}) as RequestWithScope) as any
       }
     }
+    // Marks the decoration as this plugin's, out of sight of enumeration.
+    return Object.defineProperty(api, kApplication, { value: true })
   }
 }
 

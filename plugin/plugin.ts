@@ -12,7 +12,8 @@ import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
 import { moduleRoutes, planModulePlugins, registerModulePlugins } from './module-plugins.js'
 import { addProviderHooks } from './hooks.js'
-import { ERR_INVALID_OPTIONS, describe } from './errors.js'
+import { ERR_ALREADY_REGISTERED, ERR_INVALID_OPTIONS, describe } from './errors.js'
+import { kApplication } from './symbols.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -44,7 +45,17 @@ function validateOptions (options: DecoratorPluginOptions): void {
   }
 }
 
+// One context holds one application: its `container` decoration (inherited by child contexts) says so.
+function checkNotRegistered (app: FastifyInstance): void {
+  if (!app.hasDecorator('container') || (app.container as unknown as Record<symbol, unknown>)?.[kApplication] !== true) return
+  throw new ERR_ALREADY_REGISTERED('decoratorPlugin is already registered on this Fastify instance or on a parent context: one context holds one application, ' +
+    'and a second would clash with the first one\'s container decoration and routes. To add modules to that application, import them into its root module. ' +
+    'To run separate applications, register each of them, the first one included, in a context of its own: ' +
+    'app.register(async (child) => { await child.register(decoratorPlugin, { module: AdminModule }) }).')
+}
+
 async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
+  checkNotRegistered(app)
   validateOptions(options)
   // Everything is planned and checked before Fastify is touched: a bad declaration registers nothing.
   const graph = scanModules(options.module)

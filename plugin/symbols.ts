@@ -24,3 +24,5 @@ export const kHooks = Symbol('fdp.hooks')
 export const kRequestScope = Symbol('fdp.requestScope')
 export const kRawBody = Symbol('fdp.rawBody')
 export const kRouteInfo = Symbol('fdp.routeInfo')
+// Marks the `container` decoration as this plugin's; shared by every copy of the package loaded in one process.
+export const kApplication = Symbol.for('fastify-decorator-plugin.application')

@@ -79,3 +79,50 @@ test('reflect-metadata is loaded by the package itself', () => {
   assert.equal(typeof Reflect.getMetadata, 'function')
   assert.equal(typeof Reflect.defineMetadata, 'function')
 })
+
+@Controller('admin')
+class AdminController { @Get() get () { return { admin: true } } }
+@Module({ controllers: [AdminController] })
+class AdminModule {}
+
+const alreadyRegistered = 'decoratorPlugin is already registered on this Fastify instance or on a parent context: one context holds one application, ' +
+  'and a second would clash with the first one\'s container decoration and routes. To add modules to that application, import them into its root module. ' +
+  'To run separate applications, register each of them, the first one included, in a context of its own: ' +
+  'app.register(async (child) => { await child.register(decoratorPlugin, { module: AdminModule }) }).'
+
+test('registering the plugin twice on one instance fails with one coded error showing the fix', async () => {
+  for (const second of [AdminModule, AppModule]) {
+    const app = Fastify()
+    await app.register(decoratorPlugin, { module: AppModule })
+    const error = await registrationError({ module: second }, app)
+    assert.equal(error.code, 'FDP_ERR_ALREADY_REGISTERED', `${second.name}: ${error.message}`)
+    assert.equal(error.message, alreadyRegistered)
+  }
+  // A child context inherits the parent's application: registering another there fails the same way.
+  const app = Fastify()
+  await app.register(decoratorPlugin, { module: AppModule })
+  app.register(async (child) => { await child.register(decoratorPlugin, { module: AdminModule }) })
+  await assert.rejects(app.ready(), { code: 'FDP_ERR_ALREADY_REGISTERED' })
+  await app.close()
+})
+
+test('two applications in one app, each in a context of its own, as the error suggests', async (t) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  app.get('/plain', async () => ({ plain: true }))
+  const containers: unknown[] = []
+  for (const module of [AppModule, AdminModule]) {
+    app.register(async (child) => {
+      await child.register(decoratorPlugin, { module })
+      containers.push(child.container)
+    })
+  }
+  await app.ready()
+  assert.deepEqual((await app.inject('/hello')).json(), { hello: 'world' })
+  assert.deepEqual((await app.inject('/admin')).json(), { admin: true })
+  assert.deepEqual((await app.inject('/plain')).json(), { plain: true })
+  assert.equal(app.hasDecorator('container'), false)
+  assert.equal(containers.length, 2)
+  assert.notEqual(containers[0], containers[1])
+  assert.deepEqual(Object.keys(containers[0] as object), ['get', 'resolve'])
+})
