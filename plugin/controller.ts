@@ -1,4 +1,4 @@
-import type { ControllerOptions } from '../types/index.js'
+import type { ControllerOptions, PrefixTrailingSlash } from '../types/index.js'
 import { kController, kRoutes } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
 import { checkVersion } from './versioning.js'
@@ -16,6 +16,16 @@ export interface ControllerDefinition {
   path: string
   host?: ControllerOptions['host']
   version?: ControllerOptions['version']
+  prefixTrailingSlash?: PrefixTrailingSlash
+}
+
+const trailingSlashValues = new Set(['slash', 'no-slash', 'both'])
+
+/** Fails `what` (an option or a decorator argument) when it is not one of Fastify's prefixTrailingSlash values. */
+export function checkTrailingSlash (value: unknown, fail: (message: string) => Error, what: string): void {
+  if (value !== undefined && !trailingSlashValues.has(value as string)) {
+    throw fail(`${what} "prefixTrailingSlash" must be 'slash', 'no-slash' or 'both', as Fastify's route option of that name, given ${describe(value)}.`)
+  }
 }
 
 /** Declares a controller: `@Controller()`, `@Controller('cats')`, `@Controller({ path, host, version })`. */
@@ -25,7 +35,8 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
     throw new ERR_INVALID_DECLARATION(`@Controller() takes a path string or { path, host, version }, given ${describe(pathOrOptions)}.`)
   }
   if (options.version !== undefined) checkVersion(options.version, '@Controller() option "version"')
-  const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version }
+  checkTrailingSlash(options.prefixTrailingSlash, (message) => new ERR_INVALID_DECLARATION(message), '@Controller() option')
+  const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash }
   return legacyDecorator('@Controller()', (target: Function) => { Reflect.defineMetadata(kController, definition, target) })
 }
 

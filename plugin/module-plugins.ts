@@ -118,7 +118,8 @@ export async function registerModulePlugins (instance: FastifyInstance, plans: M
     // The route being added cannot be dropped, only moved: it becomes the first copy.
     route.method = one(first.methods) as RouteOptions['method']
     route.routePath = first.path
-    route.url = route.path = joinPath(prefix, first.path) || '/'
+    // joinPath drops a trailing slash; a root route's slash URL keeps it.
+    route.url = route.path = (joinPath(prefix, first.path) || '/') + (first.path.length > 1 && first.path.endsWith('/') ? '/' : '')
   })
   try {
     for (const { plugin, options } of plans) {

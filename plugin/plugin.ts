@@ -10,6 +10,7 @@ import { createErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
 import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
+import { checkTrailingSlash } from './controller.js'
 import { moduleRoutes, planModulePlugins, registerModulePlugins } from './module-plugins.js'
 import { addProviderHooks } from './hooks.js'
 import { ERR_ALREADY_REGISTERED, ERR_INVALID_OPTIONS, describe } from './errors.js'
@@ -28,6 +29,7 @@ function validateOptions (options: DecoratorPluginOptions): void {
   if (options.prefix !== undefined && typeof options.prefix !== 'string') {
     throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "prefix" must be a string, given ${describe(options.prefix)}.`)
   }
+  checkTrailingSlash(options.prefixTrailingSlash, (message) => new ERR_INVALID_OPTIONS(message), 'decoratorPlugin option')
   for (const list of enhancerLists) {
     const entries = options[list]
     if (entries === undefined) continue
@@ -67,6 +69,8 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     refs,
     versioning,
     prefix: options.prefix ?? '',
+    prefixTrailingSlash: options.prefixTrailingSlash ?? 'no-slash',
+    ignoreTrailingSlash: app.initialConfig.routerOptions?.ignoreTrailingSlash === true || app.initialConfig.ignoreTrailingSlash === true,
     uriVersioning: options.versioning?.type === 'uri',
     allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
     hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),

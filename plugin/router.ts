@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import type { CanActivate, ExceptionFilter, NestInterceptor, PipeTransform, Type, VersionValue } from '../types/index.js'
+import type { CanActivate, ExceptionFilter, NestInterceptor, PipeTransform, PrefixTrailingSlash, Type, VersionValue } from '../types/index.js'
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
@@ -35,6 +35,8 @@ interface RoutePlan {
   methods: string[]
   url: string
   fullUrl: string
+  /** The trailing-slash URL of a controller root route (`prefixTrailingSlash` 'slash' or 'both'). */
+  slash: boolean
   constraints: Record<string, unknown>
   render?: string
   /** Takes @RawBody(): served from a child context whose parsers keep the bytes. */
@@ -59,6 +61,9 @@ export interface RouterContext {
   versioning: Versioning
   globals: Globals
   prefix: string
+  prefixTrailingSlash: PrefixTrailingSlash
+  /** The app's router setting: with it, one route serves both `/cats` and `/cats/`. */
+  ignoreTrailingSlash: boolean
   uriVersioning: boolean
   allMethods: string[]
   /** Whether the app has a route-constraint strategy of that name. */
@@ -122,6 +127,8 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
     const methods = route.method === 'ALL' ? ctx.allMethods : [route.method]
     // An @All route claims every method: say so when it collides with an explicit one.
     const owner = route.method === 'ALL' ? `${name} (@All)` : name
+    // Like Fastify's prefixTrailingSlash: only a root route, one whose own path is empty, has the choice.
+    const trailingSlash = joinPath(route.path) === '' ? definition.prefixTrailingSlash ?? ctx.prefixTrailingSlash : 'no-slash'
     // Built after the container is final (scopes are known then), once per route.
     let built: Partial<RouteOptions> | undefined
     const build = (): Partial<RouteOptions> => {
@@ -145,11 +152,23 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
         const constraints: Record<string, unknown> = { ...options.constraints }
         if (host !== undefined) constraints.host = host
         if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
-        routes.push({ owner, methods, url, fullUrl: joinPath(prefix, url) || '/', constraints, render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), build })
+        const fullUrl = joinPath(prefix, url) || '/'
+        for (const slash of slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)) {
+          const ending = slash ? '/' : ''
+          routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash, constraints, render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), build })
+        }
       }
     }
   }
   return { module, cls, binding, prefix, filters: classEnhancers.filters, routes }
+}
+
+// Whether each URL a root route is registered under ends with a slash. Under the app's
+// ignoreTrailingSlash one route serves both, and a second would be a duplicate.
+function slashVariants (fullUrl: string, option: PrefixTrailingSlash, ignoreTrailingSlash: boolean): boolean[] {
+  if (fullUrl === '/' || option === 'no-slash') return [false]
+  if (option === 'slash') return [true]
+  return ignoreTrailingSlash ? [false] : [false, true]
 }
 
 function constraintKey (constraints: Record<string, unknown>): string {
@@ -267,6 +286,8 @@ export async function registerController (parent: FastifyInstance, plan: Control
         // One method as a string, as a plain Fastify route has it in request.routeOptions.
         method: route.methods.length === 1 ? route.methods[0] : route.methods,
         url: route.url === '' && plan.prefix === '' ? '/' : route.url,
+        // '/' below a prefix would be registered with and without the slash, unless told otherwise.
+        prefixTrailingSlash: route.slash ? 'slash' : undefined,
         // No constraint at all on unversioned, host-free routes: they stay plain Fastify routes.
         constraints: Object.keys(route.constraints).length > 0 ? route.constraints : undefined,
         exposeHeadRoute: noAutoHead.has(route) ? false : undefined

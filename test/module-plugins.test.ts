@@ -98,6 +98,22 @@ test('@fastify/cors preflights answer on the module\'s own paths only, for every
   assert.equal((await app.inject('/free')).statusCode, 200)
 })
 
+test('@fastify/cors preflights answer on the URLs a root route has under prefixTrailingSlash', async (t) => {
+  @Controller('shared')
+  class SharedController { @Get() list () { return [] } }
+  @Module({ controllers: [SharedController], plugins: [[cors, { origin: 'https://app.example' }]] })
+  class SharedModule {}
+  for (const [prefixTrailingSlash, answered] of [['both', ['/shared', '/shared/']], ['slash', ['/shared/']]] as const) {
+    const app = await build(t, SharedModule, { prefixTrailingSlash })
+    for (const url of ['/shared', '/shared/', '/elsewhere']) {
+      const res = await app.inject(preflight(url))
+      const expected = (answered as readonly string[]).includes(url)
+      assert.equal(res.statusCode, expected ? 204 : 404, `${prefixTrailingSlash} ${url}`)
+      assert.equal(res.headers['access-control-allow-origin'], expected ? 'https://app.example' : undefined, `${prefixTrailingSlash} ${url}`)
+    }
+  }
+})
+
 test('two modules can each register @fastify/cors, each answering its own paths', async (t) => {
   @Controller('left')
   class LeftController { @Get() get () { return {} } }

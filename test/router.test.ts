@@ -1,9 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, type Response, type Type } from '../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, Version, type Response, type Type } from '../plugin/index.js'
 import { joinPath, routeShape } from '../plugin/router.js'
 import { build } from './helpers/app.js'
+import { registrationError } from './helpers/registration.js'
 
 async function registerFails (module: Type): Promise<void> {
   const app = Fastify()
@@ -112,6 +113,111 @@ test('a controller root route follows the app\'s ignoreTrailingSlash setting', a
   await app.register(decoratorPlugin, { module: AppModule, prefix: 'api' })
   assert.equal((await app.inject('/api/cats')).body, 'all')
   assert.equal((await app.inject('/api/cats/')).body, 'all')
+})
+
+test('prefixTrailingSlash: a controller root route answers without, with, or with and without the slash', async (t) => {
+  @Controller('cats')
+  class Cats {
+    @Get() all () { return 'all' }
+    @Post() create () { return 'created' }
+    @Get('list') list () { return 'list' }
+  }
+  @Controller({ path: 'dogs', prefixTrailingSlash: 'no-slash' })
+  class Dogs { @Get() all () { return 'dogs' } }
+  @Module({ controllers: [Cats, Dogs] })
+  class AppModule {}
+
+  const status = async (app: Awaited<ReturnType<typeof build>>, url: string, method: 'GET' | 'POST' = 'GET') => (await app.inject({ method, url })).statusCode
+  const unchanged = await build(t, AppModule, { prefix: '/api' })
+  assert.deepEqual([await status(unchanged, '/api/cats'), await status(unchanged, '/api/cats/')], [200, 404])
+
+  const both = await build(t, AppModule, { prefix: '/api', prefixTrailingSlash: 'both' })
+  assert.equal((await both.inject('/api/cats/')).body, 'all')
+  assert.deepEqual([await status(both, '/api/cats'), await status(both, '/api/cats/'), await status(both, '/api/cats/', 'POST')], [200, 200, 201])
+  assert.equal((await both.inject({ method: 'HEAD', url: '/api/cats/' })).statusCode, 200)
+  // Only root routes: other paths keep the app's own trailing-slash handling.
+  assert.deepEqual([await status(both, '/api/cats/list'), await status(both, '/api/cats/list/')], [200, 404])
+  // A controller's own setting wins over the plugin's.
+  assert.deepEqual([await status(both, '/api/dogs'), await status(both, '/api/dogs/')], [200, 404])
+  assert.equal(both.hasRoute({ method: 'GET', url: '/api/cats/' }), true)
+
+  const slash = await build(t, AppModule, { prefix: '/api', prefixTrailingSlash: 'slash' })
+  assert.deepEqual([await status(slash, '/api/cats'), await status(slash, '/api/cats/'), await status(slash, '/api/cats/', 'POST')], [404, 200, 201])
+
+  // Without any prefix the root of the app is '/' either way.
+  @Controller()
+  class Home { @Get() home () { return 'home' } }
+  @Module({ controllers: [Home] })
+  class HomeModule {}
+  const home = await build(t, HomeModule, { prefixTrailingSlash: 'both' })
+  assert.equal((await home.inject('/')).body, 'home')
+})
+
+test('prefixTrailingSlash answers as a prefixed Fastify plugin does, also under the app\'s ignoreTrailingSlash', async (t) => {
+  @Controller('example')
+  class Example { @Get() get () { return 'decorated' } }
+  @Module({ controllers: [Example] })
+  class AppModule {}
+  for (const routerOptions of [{}, { ignoreTrailingSlash: true }]) {
+    for (const prefixTrailingSlash of ['slash', 'no-slash', 'both'] as const) {
+      // What the route answered before it was moved: a plain route '/' in a plugin with prefix '/example'.
+      const plain = Fastify({ routerOptions })
+      t.after(() => plain.close())
+      await plain.register(async (child) => { child.get('/', { prefixTrailingSlash }, async () => 'plain') }, { prefix: '/example' })
+      const decorated = Fastify({ routerOptions })
+      t.after(() => decorated.close())
+      await decorated.register(decoratorPlugin, { module: AppModule, prefixTrailingSlash })
+      for (const url of ['/example', '/example/']) {
+        const [before, after] = [await plain.inject(url), await decorated.inject(url)]
+        assert.equal(after.statusCode, before.statusCode, `${prefixTrailingSlash} ${JSON.stringify(routerOptions)} ${url}`)
+      }
+    }
+  }
+})
+
+test('prefixTrailingSlash under URI versioning, beside an explicit @Head, and in the duplicate checks', async (t) => {
+  @Controller('cats')
+  class Cats {
+    @Get() @Version('1') v1 () { return 'v1' }
+    @Get() @Version('2') v2 () { return 'v2' }
+  }
+  @Module({ controllers: [Cats] })
+  class AppModule {}
+  const app = await build(t, AppModule, { prefix: 'api', prefixTrailingSlash: 'both', versioning: { type: 'uri' } })
+  for (const url of ['/api/v1/cats', '/api/v1/cats/']) assert.equal((await app.inject(url)).body, 'v1', url)
+  assert.equal((await app.inject('/api/v2/cats/')).body, 'v2')
+
+  @Controller('items')
+  class Items {
+    @Get() get () { return 'get' }
+    @Head() head (@Res() res: Response) { res.header('x-head', 'explicit').send() }
+  }
+  @Module({ controllers: [Items] })
+  class ItemsModule {}
+  const items = await build(t, ItemsModule, { prefixTrailingSlash: 'both' })
+  for (const url of ['/items', '/items/']) {
+    assert.equal((await items.inject(url)).body, 'get', url)
+    assert.equal((await items.inject({ method: 'HEAD', url })).headers['x-head'], 'explicit', url)
+  }
+
+  // The slash URL is claimed like any other: the app's own route there is a clash, named before anything is registered.
+  const clash = Fastify()
+  clash.get('/items/', async () => 'plain')
+  const error = await registrationError({ module: ItemsModule, prefixTrailingSlash: 'both' }, clash)
+  assert.equal(error.code, 'FDP_ERR_DUPLICATE_ROUTE')
+  assert.equal(error.message, 'Items.get handles GET /items/, which the app already has as a route of its own. Remove one of them, or give the controller another path or prefix.')
+})
+
+test('prefixTrailingSlash accepts Fastify\'s values only, on the plugin and on a controller', async () => {
+  @Controller('x') class X {}
+  @Module({ controllers: [X] }) class XModule {}
+  const invalid = await registrationError({ module: XModule, prefixTrailingSlash: 'trailing' } as any)
+  assert.equal(invalid.code, 'FDP_ERR_INVALID_OPTIONS')
+  assert.equal(invalid.message, 'decoratorPlugin option "prefixTrailingSlash" must be \'slash\', \'no-slash\' or \'both\', as Fastify\'s route option of that name, given string "trailing".')
+  assert.throws(() => Controller({ path: 'x', prefixTrailingSlash: true as any }), {
+    code: 'FDP_ERR_INVALID_DECLARATION',
+    message: '@Controller() option "prefixTrailingSlash" must be \'slash\', \'no-slash\' or \'both\', as Fastify\'s route option of that name, given boolean true.'
+  })
 })
 
 test(':name segments are path parameters', async (t) => {

@@ -52,10 +52,19 @@ export interface ModuleMetadata {
   plugins?: ModulePlugin[]
 }
 
+/**
+ * Which URLs a controller's root route answers when a prefix puts it below `/`, as Fastify's
+ * `prefixTrailingSlash` route option: `'no-slash'` (`/cats`, the default), `'slash'` (`/cats/`)
+ * or `'both'`.
+ */
+export type PrefixTrailingSlash = 'slash' | 'no-slash' | 'both'
+
 export interface ControllerOptions {
   path?: string
   host?: string | RegExp | Array<string | RegExp>
   version?: VersionValue
+  /** Overrides the plugin option `prefixTrailingSlash` for this controller's root routes. */
+  prefixTrailingSlash?: PrefixTrailingSlash
 }
 
 export type VersionValue = string | symbol | Array<string | symbol>
@@ -129,6 +138,8 @@ export interface DecoratorPluginOptions {
   module: Type
   /** A prefix for every controller path. */
   prefix?: string
+  /** URLs of each controller's root route: `'no-slash'` (default), `'slash'` or `'both'`, as Fastify's option of that name. */
+  prefixTrailingSlash?: PrefixTrailingSlash
   versioning?: VersioningOptions
   globalGuards?: Array<EnhancerEntry<CanActivate>>
   globalPipes?: Array<EnhancerEntry<PipeTransform>>

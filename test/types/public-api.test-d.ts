@@ -11,6 +11,16 @@ await app.register(decoratorPlugin, { module: AppModule })
 await app.register(decoratorPlugin, {})
 // @ts-expect-error: prefix is a string
 await app.register(decoratorPlugin, { module: AppModule, prefix: 1 })
+await app.register(decoratorPlugin, { module: AppModule, prefix: '/api', prefixTrailingSlash: 'both' })
+// @ts-expect-error: prefixTrailingSlash takes Fastify's values
+await app.register(decoratorPlugin, { module: AppModule, prefixTrailingSlash: 'trailing' })
+@Controller({ path: 'y', prefixTrailingSlash: 'slash' })
+class Y {}
+void Y
+// @ts-expect-error: the controller option takes the same values
+@Controller({ path: 'z', prefixTrailingSlash: true })
+class Z {}
+void Z
 
 class Guard implements CanActivate { canActivate (ctx: ExecutionContext) { return ctx.getType() === 'http' } }
 
