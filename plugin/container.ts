@@ -4,7 +4,7 @@ import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token,
 import { constructorOwner, injectTokens, optionalParams } from './injectable.js'
 import { Reflector } from './reflector.js'
 import { FASTIFY, REQUEST } from './tokens.js'
-import { kApplication, kRequestScope } from './symbols.js'
+import { kApplication, kBuiltinToken, kRequestScope } from './symbols.js'
 import {
   ERR_CIRCULAR_DEPENDENCY, ERR_MISSING_METADATA, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY,
   ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED, tokenName
@@ -38,7 +38,13 @@ export interface Binding {
   fastify?: FastifyInstance
 }
 
-const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify'], [Reflector, 'reflector']])
+const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify']])
+
+// A built-in token: REQUEST or FASTIFY, or a class marked as one (Reflector, of either build of the package).
+function builtinOf (token: Token): Builtin | undefined {
+  if (typeof token !== 'function') return builtins.get(token)
+  return Object.hasOwn(token, kBuiltinToken) ? (token as unknown as Record<symbol, Builtin>)[kBuiltinToken] : undefined
+}
 const erased = new Set<unknown>([undefined, Object, Function])
 
 export interface Box { value: unknown }
@@ -143,7 +149,7 @@ export class Container {
 
   // What `token` means inside `module`: a builtin, a binding, or nothing.
   #lookup (module: ModuleNode, token: Token): Binding | Builtin | undefined {
-    const builtin = builtins.get(token)
+    const builtin = builtinOf(token)
     if (builtin) return builtin
     const own = this.#declared.get(module)?.get(token)
     if (own) return own
@@ -367,7 +373,7 @@ export class Container {
   publicApi (): PublicContainer {
     const api: PublicContainer = {
       get: (token) => {
-        if ((token as unknown) === Reflector) return this.reflector as any
+        if (builtinOf(token) === 'reflector') return this.reflector as any
         const binding = this.#find(token)
         if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
         if (binding.perRequest || binding.transient) {
@@ -379,7 +385,7 @@ export class Container {
         return binding.instance as any
       },
       resolve: async (token, request) => {
-        if ((token as unknown) === Reflector) return this.reflector as any
+        if (builtinOf(token) === 'reflector') return this.reflector as any
         const binding = this.#find(token)
         if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
         // Without a request, a fresh request context stands in (one instance per call).

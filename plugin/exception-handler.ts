@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import type { ExceptionFilter, Type } from '../types/index.js'
-import { HttpException } from './exceptions.js'
+import { exceptionBody, isExceptionOf, isHttpException } from './exceptions.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { catchTypes } from './enhancers.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
@@ -44,8 +44,9 @@ function sendInternalError (reply: FastifyReply): void {
 
 /** The built-in answer to an exception no filter took. */
 export function sendException (exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  if (exception instanceof HttpException) {
-    reply.code(exception.getStatus()).send(exception.getBody())
+  // Also the other build's exceptions, and any object that answers like one (NestJS's).
+  if (isHttpException(exception)) {
+    reply.code(exception.getStatus()).send(exceptionBody(exception))
     return
   }
   const status = (exception as FastifyError | null)?.statusCode
@@ -74,7 +75,7 @@ export function createErrorHandler (filters: Array<EnhancerRef<ExceptionFilter>>
 
   return async function fdpFilteredErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply) {
     const exception = error instanceof ThrownValue ? error.value : error
-    const entry = entries.find(({ types }) => types.length === 0 || types.some((type) => exception instanceof (type as any)))
+    const entry = entries.find(({ types }) => types.length === 0 || types.some((type) => isExceptionOf(exception, type)))
     if (!entry) return sendException(exception, request, reply)
     const info: RouteInfo | undefined = (request.routeOptions.config as unknown as Record<symbol, RouteInfo>)[kRouteInfo]
     const host = new HttpExecutionContext(request, reply, info?.cls as Type, info?.handler as RouteInfo['handler'])
@@ -83,7 +84,7 @@ export function createErrorHandler (filters: Array<EnhancerRef<ExceptionFilter>>
       await filter.catch(exception, host)
     } catch (filterError) {
       if (reply.sent) return
-      if (filterError instanceof HttpException) return sendException(filterError, request, reply)
+      if (isHttpException(filterError)) return sendException(filterError, request, reply)
       reply.log.error({ err: asError(filterError) }, `Exception filter ${entry.ref.name} threw`)
       return sendInternalError(reply)
     }

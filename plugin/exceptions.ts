@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http'
+import { kExceptionClass } from './symbols.js'
 
 export interface HttpExceptionOptions {
   cause?: unknown
@@ -38,6 +39,47 @@ export class HttpException extends Error {
   getBody (): Record<string, unknown> { return this.#body }
 }
 
+Object.defineProperty(HttpException, kExceptionClass, { value: 'HttpException' })
+
+/** What answering an HTTP exception needs: the package's own, from either build, or any such object (NestJS's). */
+export interface HttpExceptionLike {
+  getStatus (): number
+  getResponse (): unknown
+  getBody?: () => Record<string, unknown>
+}
+
+export function isHttpException (value: unknown): value is HttpExceptionLike {
+  return typeof value === 'object' && value !== null &&
+    typeof (value as HttpExceptionLike).getStatus === 'function' && typeof (value as HttpExceptionLike).getResponse === 'function'
+}
+
+/** The JSON body an HTTP exception is answered with. */
+export function exceptionBody (exception: HttpExceptionLike): unknown {
+  if (typeof exception.getBody === 'function') return exception.getBody()
+  const response = exception.getResponse()
+  if (typeof response === 'object' && response !== null && !Array.isArray(response)) return response
+  const status = exception.getStatus()
+  return { statusCode: status, message: response, error: reasonPhrase(status) }
+}
+
+/**
+ * `exception instanceof type`, where an exception class of the package also matches its twin
+ * from the other build (ESM and CommonJS loaded in one process), subclasses included.
+ */
+export function isExceptionOf (exception: unknown, type: Function): boolean {
+  if (exception instanceof (type as new () => unknown)) return true
+  const name = classMark(type)
+  if (name === undefined || typeof exception !== 'object' || exception === null) return false
+  for (let proto = Object.getPrototypeOf(exception); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (Object.hasOwn(proto, 'constructor') && classMark(proto.constructor) === name) return true
+  }
+  return false
+}
+
+function classMark (cls: unknown): string | undefined {
+  return typeof cls === 'function' && Object.hasOwn(cls, kExceptionClass) ? (cls as unknown as Record<symbol, string>)[kExceptionClass] : undefined
+}
+
 type Arg = string | string[] | Record<string, unknown> | undefined
 
 /** A built-in exception: `new NotFoundException(message?, descriptionOrOptions?)`. */
@@ -52,6 +94,7 @@ function httpError (status: number, name: string): HttpExceptionClass {
     }
   }
   Object.defineProperty(Cls, 'name', { value: name })
+  Object.defineProperty(Cls, kExceptionClass, { value: name })
   return Cls
 }
 

@@ -1,5 +1,6 @@
 import type { Type } from '../types/index.js'
 import { legacyDecorator } from './legacy-decorator.js'
+import { kBuiltinToken } from './symbols.js'
 
 type Target = Function | Type
 
@@ -79,6 +80,9 @@ export class Reflector {
     }) as T
   }
 }
+
+// Injecting Reflector gives the application's instance, also when the class comes from the other build.
+Object.defineProperty(Reflector, kBuiltinToken, { value: 'reflector' })
 
 function isPlainObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

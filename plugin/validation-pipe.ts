@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module'
 import type { ArgumentMetadata, PipeTransform, Type } from '../types/index.js'
 import { BadRequestException, HttpException, reasonPhrase } from './exceptions.js'
 import { ERR_MISSING_PEER } from './errors.js'
+import requirePeer from './require-peer.cjs'
 
 export interface ValidationPipeOptions {
   /** Return DTO instances and convert primitives by design type. */
@@ -46,17 +46,16 @@ const peerNames = ['class-validator', 'class-transformer'] as const
 let peers: Peers | undefined
 
 /**
- * Loads the optional peers the first time a ValidationPipe is made. `names` and `from` only
- * exist so that a missing peer can be shown in tests.
+ * Loads the optional peers the first time a ValidationPipe is made. `names` only exists so
+ * that a missing peer can be shown in tests.
  */
-export function loadPeers (names: readonly [string, string] = peerNames, from: string = import.meta.url): Peers {
-  const defaults = names === peerNames && from === import.meta.url
+export function loadPeers (names: readonly [string, string] = peerNames): Peers {
+  const defaults = names === peerNames
   if (defaults && peers) return peers
-  const require = createRequire(from)
   const loaded: unknown[] = []
   for (const name of names) {
     try {
-      loaded.push(require(name))
+      loaded.push(requirePeer(name))
     } catch (error) {
       throw new ERR_MISSING_PEER(`ValidationPipe needs the optional peer dependencies class-validator and class-transformer, and ${name} could not be loaded. Install them: npm install class-validator class-transformer`, { cause: error })
     }

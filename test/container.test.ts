@@ -446,3 +446,21 @@ test('container.get(Reflector) and container.resolve(Reflector) give the applica
   assert.equal(reflector, app.container.get(UsesReflector).reflector)
   assert.equal(await app.container.resolve(Reflector), reflector)
 })
+
+test('the other build\'s Reflector class, used as a token, gives the application\'s Reflector; a subclass is a provider of its own', async (t) => {
+  class TwinReflector {}
+  Object.defineProperty(TwinReflector, Symbol.for('fastify-decorator-plugin.builtinToken'), { value: 'reflector' })
+  class OwnReflector extends Reflector {}
+  @Injectable()
+  class Reader { constructor (@Inject(TwinReflector) readonly reflector: Reflector, @Inject(OwnReflector) readonly own: OwnReflector) {} }
+  @Module({ providers: [Reader, OwnReflector] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  const reader = app.container.get(Reader)
+  assert.ok(reader.reflector instanceof Reflector)
+  assert.equal(reader.reflector, app.container.get(Reflector))
+  assert.equal(app.container.get(TwinReflector), app.container.get(Reflector))
+  assert.equal(await app.container.resolve(TwinReflector), app.container.get(Reflector))
+  assert.ok(reader.own instanceof OwnReflector)
+  assert.notEqual(reader.own, reader.reflector)
+})

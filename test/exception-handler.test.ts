@@ -263,3 +263,56 @@ test('filter classes are resolved through DI, request-scoped ones per request, w
   assert.equal((await app.inject('/di/plain')).statusCode, 500)
   assert.equal(filtersBuilt, 2)
 })
+
+// What the other build of the package (or NestJS) throws: no instance of this build's classes.
+const exceptionClass = Symbol.for('fastify-decorator-plugin.exceptionClass')
+class TwinHttpException extends Error {
+  constructor (readonly response: unknown, readonly status: number) { super(String(response)) }
+  getStatus () { return this.status }
+  getResponse () { return this.response }
+}
+Object.defineProperty(TwinHttpException, exceptionClass, { value: 'HttpException' })
+class TwinNotFoundException extends TwinHttpException {
+  constructor (message: string) { super(message, 404) }
+}
+Object.defineProperty(TwinNotFoundException, exceptionClass, { value: 'NotFoundException' })
+class MissingCat extends TwinNotFoundException {}
+
+test('any thrown object with getStatus() and getResponse() answers as an HttpException', async (t) => {
+  @Controller('duck')
+  class Duck {
+    @Get('string') string () { throw { getStatus: () => 418, getResponse: () => 'short and stout' } } // eslint-disable-line no-throw-literal
+    @Get('object') object () { throw new TwinHttpException({ statusCode: 409, reason: 'taken' }, 409) }
+    @Get('array') array () { throw new TwinHttpException(['a is wrong', 'b is wrong'], 400) }
+  }
+  @Module({ controllers: [Duck] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  const teapot = await app.inject('/duck/string')
+  assert.equal(teapot.statusCode, 418)
+  assert.deepEqual(teapot.json(), { statusCode: 418, message: 'short and stout', error: 'I\'m a Teapot' })
+  const conflict = await app.inject('/duck/object')
+  assert.equal(conflict.statusCode, 409)
+  assert.deepEqual(conflict.json(), { statusCode: 409, reason: 'taken' })
+  assert.deepEqual((await app.inject('/duck/array')).json(), { statusCode: 400, message: ['a is wrong', 'b is wrong'], error: 'Bad Request' })
+})
+
+test('@Catch() with a class of the package also catches that class of the other build, and its subclasses', async (t) => {
+  const NotFound = named('not-found', NotFoundException)
+  const Http = named('http', HttpException)
+  const BadRequest = named('bad-request', BadRequestException)
+  @Controller('twins')
+  class Twins {
+    @Get('missing') @UseFilters(Http, NotFound) missing () { throw new MissingCat('no cat') }
+    @Get('conflict') @UseFilters(NotFound, Http) conflict () { throw new TwinHttpException('taken', 409) }
+    @Get('skipped') @UseFilters(BadRequest) skipped () { throw new MissingCat('no cat') }
+  }
+  @Module({ controllers: [Twins] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  assert.deepEqual((await app.inject('/twins/missing')).json(), { by: 'not-found', message: 'no cat' })
+  assert.deepEqual((await app.inject('/twins/conflict')).json(), { by: 'http', message: 'taken' })
+  const skipped = await app.inject('/twins/skipped')
+  assert.equal(skipped.statusCode, 404)
+  assert.deepEqual(skipped.json(), { statusCode: 404, message: 'no cat', error: 'Not Found' })
+})

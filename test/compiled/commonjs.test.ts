@@ -1,4 +1,4 @@
-// A CommonJS consumer require()s the built package (Node >= 20.19 loads ESM through require).
+// A CommonJS consumer require()s the built package: the CommonJS build, which Jest can load too.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
@@ -46,9 +46,14 @@ test('a CommonJS consumer can require() the package and run an application', () 
   assert.deepEqual(JSON.parse(output), { status: 200, body: { message: 'hello from CommonJS' }, again: { message: 'hello from CommonJS' } })
 })
 
-test('package.json promises the Node versions that can require() it', () => {
+test('package.json: an ES module package whose require condition gives the CommonJS build', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   assert.equal(pkg.engines.node, '>=20.19')
   assert.equal(pkg.type, 'module')
-  assert.equal(pkg.exports['.'].default, './dist/plugin/index.js')
+  assert.equal(pkg.exports['.'].import.default, './dist/plugin/index.js')
+  assert.equal(pkg.exports['.'].require.default, './dist/cjs/plugin/index.js')
+  assert.equal(pkg.main, './dist/cjs/plugin/index.js')
+  // The CommonJS build is CommonJS whatever loads it: no require(esm) involved.
+  assert.deepEqual(JSON.parse(readFileSync(join(root, 'dist/cjs/package.json'), 'utf8')), { type: 'commonjs' })
+  assert.match(readFileSync(join(root, 'dist/cjs/plugin/index.js'), 'utf8'), /^"use strict";/)
 })

@@ -22,8 +22,8 @@ test('fastify-decorator-plugin/testing resolves through the package exports to t
   const entry = import.meta.resolve('fastify-decorator-plugin/testing')
   assert.match(entry, /\/dist\/plugin\/testing\.js$/)
   assert.match(import.meta.resolve('fastify-decorator-plugin'), /\/dist\/plugin\/index\.js$/)
-  // The CommonJS view of the same exports map points at the same file.
-  assert.equal(createRequire(import.meta.url).resolve('fastify-decorator-plugin/testing'), new URL(entry).pathname)
+  // The CommonJS view of the same exports map points at the CommonJS build of the same entry.
+  assert.equal(createRequire(import.meta.url).resolve('fastify-decorator-plugin/testing'), new URL(entry).pathname.replace('/dist/plugin/', '/dist/cjs/plugin/'))
 })
 
 test('createTestApp from the package entry point injects by type and applies overrides', async (t) => {

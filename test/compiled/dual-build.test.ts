@@ -1,0 +1,135 @@
+// One process, both builds: an application declared with one build's decorators and classes,
+// registered through the other's plugin (a CommonJS test helper beside ES module app code).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import Fastify from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import * as esm from 'fastify-decorator-plugin'
+import * as esmTesting from 'fastify-decorator-plugin/testing'
+
+const require = createRequire(import.meta.url)
+const cjs: typeof esm = require('fastify-decorator-plugin')
+const cjsTesting: typeof esmTesting = require('fastify-decorator-plugin/testing')
+const builds = { esm, cjs }
+
+type Decorator = (...args: any[]) => unknown
+
+// What tsc emits for decorators (bottom-up) and for emitDecoratorMetadata, written out by hand
+// so that one declaration can be made with either build.
+function decorate (decorators: Decorator[], target: any, key?: string, paramTypes?: unknown[]): void {
+  if (paramTypes) Reflect.defineMetadata('design:paramtypes', paramTypes, key === undefined ? target : target.prototype, key as string)
+  for (const decorator of [...decorators].reverse()) {
+    if (key === undefined) decorator(target)
+    else decorator(target.prototype, key, Object.getOwnPropertyDescriptor(target.prototype, key))
+  }
+}
+
+function declareApp (lib: typeof esm) {
+  const Roles = lib.Reflector.createDecorator<string[]>()
+  class RolesGuard {
+    constructor (readonly reflector: esm.Reflector) {}
+    canActivate (ctx: esm.ExecutionContext): boolean {
+      const roles = this.reflector.getAllAndOverride<string[] | undefined>(Roles, [ctx.getHandler(), ctx.getClass()])
+      return roles === undefined || roles.includes(String(ctx.switchToHttp().getRequest<FastifyRequest>().headers['x-role']))
+    }
+  }
+  decorate([lib.Injectable()], RolesGuard, undefined, [lib.Reflector])
+
+  class NotFoundFilter {
+    catch (exception: esm.HttpException, host: esm.ArgumentsHost) {
+      host.switchToHttp().getResponse<FastifyReply>().code(404).send({ filtered: exception.message })
+    }
+  }
+  decorate([lib.Catch(lib.NotFoundException)], NotFoundFilter)
+
+  class RequestInfo {
+    constructor (readonly request: FastifyRequest) {}
+    get url () { return this.request.url }
+  }
+  decorate([lib.Injectable({ scope: lib.Scope.REQUEST })], RequestInfo)
+  lib.Inject(lib.REQUEST)(RequestInfo, undefined, 0)
+
+  class CatsService {
+    find (id: string) {
+      if (id !== '1') throw new lib.NotFoundException(`cat ${id} not found`)
+      return { id, name: 'Tom' }
+    }
+  }
+  decorate([lib.Injectable()], CatsService)
+
+  class CatsController {
+    constructor (readonly cats: CatsService, readonly info: RequestInfo) {}
+    find (id: string) { return this.cats.find(id) }
+    filtered (id: string) { return this.cats.find(id) }
+    forbidden () { throw new lib.ForbiddenException('not for you') }
+    neutral () { return { url: this.info.url } }
+  }
+  decorate([lib.Controller('cats'), lib.UseGuards(RolesGuard)], CatsController, undefined, [CatsService, RequestInfo])
+  decorate([lib.Get('one/:id'), Roles(['admin'])], CatsController, 'find')
+  lib.Param('id')(CatsController.prototype, 'find', 0)
+  decorate([lib.Get('filtered/:id'), lib.UseFilters(NotFoundFilter)], CatsController, 'filtered')
+  lib.Param('id')(CatsController.prototype, 'filtered', 0)
+  decorate([lib.Get('forbidden')], CatsController, 'forbidden')
+  decorate([lib.Get('neutral'), lib.Version(lib.VERSION_NEUTRAL)], CatsController, 'neutral')
+
+  class CatsModule {}
+  decorate([lib.Module({ controllers: [CatsController], providers: [CatsService, RequestInfo] })], CatsModule)
+  return { CatsModule, CatsService }
+}
+
+test('the two builds are separate copies of the package, resolved by the import and require conditions', () => {
+  assert.match(import.meta.resolve('fastify-decorator-plugin'), /\/dist\/plugin\/index\.js$/)
+  assert.match(require.resolve('fastify-decorator-plugin'), /\/dist\/cjs\/plugin\/index\.js$/)
+  assert.match(require.resolve('fastify-decorator-plugin/testing'), /\/dist\/cjs\/plugin\/testing\.js$/)
+  assert.notEqual(cjs.HttpException, esm.HttpException)
+  assert.notEqual(cjs.Reflector, esm.Reflector)
+  assert.notEqual(cjs.decoratorPlugin, esm.decoratorPlugin)
+  // Tokens are registered symbols: one value in both builds.
+  assert.equal(cjs.REQUEST, esm.REQUEST)
+  assert.equal(cjs.FASTIFY, esm.FASTIFY)
+  assert.equal(cjs.VERSION_NEUTRAL, esm.VERSION_NEUTRAL)
+})
+
+for (const [declaredWith, registeredWith] of [['cjs', 'esm'], ['esm', 'cjs']] as const) {
+  test(`an app declared with the ${declaredWith} build runs through the ${registeredWith} build's plugin`, async (t) => {
+    const { CatsModule, CatsService } = declareApp(builds[declaredWith])
+    const app = Fastify()
+    t.after(() => app.close())
+    await app.register(builds[registeredWith].decoratorPlugin, { module: CatsModule as esm.Type })
+
+    // Injection by type, and Reflector metadata read through the injected Reflector (the other build's class as token).
+    assert.deepEqual((await app.inject({ url: '/cats/one/1', headers: { 'x-role': 'admin' } })).json(), { id: '1', name: 'Tom' })
+    const refused = await app.inject({ url: '/cats/one/1', headers: { 'x-role': 'guest' } })
+    assert.equal(refused.statusCode, 403)
+    assert.deepEqual(refused.json(), { statusCode: 403, message: 'Forbidden resource', error: 'Forbidden' })
+    // A thrown exception of the other build answers as one of the registering build's.
+    const missing = await app.inject({ url: '/cats/one/2', headers: { 'x-role': 'admin' } })
+    assert.equal(missing.statusCode, 404)
+    assert.deepEqual(missing.json(), { statusCode: 404, message: 'cat 2 not found', error: 'Not Found' })
+    assert.deepEqual((await app.inject('/cats/forbidden')).json(), { statusCode: 403, message: 'not for you', error: 'Forbidden' })
+    // @Catch(NotFoundException) of the declaring build catches it.
+    assert.deepEqual((await app.inject('/cats/filtered/3')).json(), { filtered: 'cat 3 not found' })
+    // REQUEST and VERSION_NEUTRAL are the same tokens in both builds.
+    assert.deepEqual((await app.inject('/cats/neutral')).json(), { url: '/cats/neutral' })
+    // The container, and the Reflector token of either build.
+    assert.equal(app.container.get(CatsService).find('1').name, 'Tom')
+    assert.ok(app.container.get(builds[declaredWith].Reflector) instanceof builds[registeredWith].Reflector)
+  })
+}
+
+test('createTestApp of either build runs an app declared with the other', async (t) => {
+  for (const [declaredWith, testing] of [['esm', cjsTesting], ['cjs', esmTesting]] as const) {
+    const { CatsModule, CatsService } = declareApp(builds[declaredWith])
+    const app = await testing.createTestApp(CatsModule as esm.Type, { overrides: [{ provide: CatsService, useValue: { find: (id: string) => ({ id, name: 'Fake' }) } }] }, t)
+    assert.deepEqual((await app.inject({ url: '/cats/one/9', headers: { 'x-role': 'admin' } })).json(), { id: '9', name: 'Fake' })
+  }
+})
+
+test('a second registration through the other build is recognised as the same plugin', async () => {
+  const { CatsModule } = declareApp(esm)
+  const app = Fastify()
+  await app.register(esm.decoratorPlugin, { module: CatsModule as esm.Type })
+  await assert.rejects(async () => { await app.register(cjs.decoratorPlugin, { module: CatsModule as esm.Type }) }, { code: 'FDP_ERR_ALREADY_REGISTERED' })
+  await app.close()
+})

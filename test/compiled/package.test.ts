@@ -1,0 +1,115 @@
+// The package as npm ships it: packed from a clean copy of the sources, installed into small
+// projects that load it the way users' test runners do (Jest and Vitest, default configurations).
+// Offline: the projects' node_modules link to this repository's, the package is the tarball.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+const modules = join(root, 'node_modules')
+const work = mkdtempSync(join(tmpdir(), 'fdp-package-'))
+let tarball = ''
+
+function run (command: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } })
+  } catch (error: any) {
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${error.stdout}\n${error.stderr}`)
+  }
+}
+
+/** A project with the packed package installed and every other dependency linked from this repository. */
+function project (name: string, files: Record<string, string>): string {
+  const dir = join(work, name)
+  mkdirSync(join(dir, 'node_modules'), { recursive: true })
+  for (const entry of readdirSync(modules)) symlinkSync(join(modules, entry), join(dir, 'node_modules', entry))
+  const installed = join(dir, 'node_modules', 'fastify-decorator-plugin')
+  mkdirSync(installed)
+  run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], dir)
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true })
+    writeFileSync(join(dir, path), content)
+  }
+  return dir
+}
+
+/** Runs a test runner's CLI in `dir`; its JSON report (Jest's format, which Vitest shares) must show the one spec passed. */
+function assertPassed (dir: string, cli: string[]): void {
+  run(process.execPath, [...cli, '--outputFile', join(dir, 'result.json')], dir)
+  const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'))
+  assert.equal(result.numFailedTests, 0, JSON.stringify(result.testResults.map((r: any) => r.message)))
+  assert.equal(result.numPassedTests, 1)
+}
+
+before(() => {
+  // What a fresh clone has: sources and configuration, no dist/.
+  const source = join(work, 'source')
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md']) {
+    cpSync(join(root, path), join(source, path), { recursive: true })
+  }
+  symlinkSync(modules, join(source, 'node_modules'))
+  run('npm', ['run', 'build'], source)
+  run('npm', ['pack', '--pack-destination', work], source)
+  tarball = join(work, readdirSync(work).find((file) => file.endsWith('.tgz'))!)
+})
+
+after(() => rmSync(work, { recursive: true, force: true }))
+
+// A spec as a NestJS project writes it: TypeScript decorators, injection by type (SWC emits the metadata).
+const spec = `
+import { Controller, Get, Injectable, Module, NotFoundException, Param } from 'fastify-decorator-plugin'
+import { createTestApp } from 'fastify-decorator-plugin/testing'
+
+@Injectable()
+class CatsService {
+  find (id: string) {
+    if (id !== '1') throw new NotFoundException('no such cat')
+    return { id, name: 'Tom' }
+  }
+}
+
+@Controller('cats')
+class CatsController {
+  constructor (private readonly cats: CatsService) {}
+  @Get(':id') find (@Param('id') id: string) { return this.cats.find(id) }
+}
+
+@Module({ controllers: [CatsController], providers: [CatsService] })
+class AppModule {}
+
+test('a controller answers through inject()', async () => {
+  const app = await createTestApp(AppModule)
+  expect((await app.inject('/cats/1')).json()).toEqual({ id: '1', name: 'Tom' })
+  const missing = await app.inject('/cats/2')
+  expect(missing.statusCode).toBe(404)
+  expect(missing.json()).toEqual({ statusCode: 404, message: 'no such cat', error: 'Not Found' })
+  await app.close()
+})
+`
+
+test('Jest with @swc/jest loads the package (its CommonJS build) with no transformIgnorePatterns', () => {
+  const dir = project('jest-app', {
+    'package.json': JSON.stringify({ name: 'jest-app', private: true }),
+    // Jest's defaults, plus the SWC transform a NestJS project configures; node_modules stay untransformed.
+    'jest.config.js': 'module.exports = { transform: { \'^.+\\\\.ts$\': \'@swc/jest\' } }\n',
+    '.swcrc': JSON.stringify({ jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' } }),
+    'test/cats.spec.ts': spec
+  })
+  assertPassed(dir, [join(modules, 'jest', 'bin', 'jest.js'), '--ci', '--no-watchman', '--json'])
+})
+
+test('Vitest loads the package (its ES module build) with its default configuration', () => {
+  const dir = project('vitest-app', {
+    'package.json': JSON.stringify({ name: 'vitest-app', private: true, type: 'module' }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', experimentalDecorators: true } }),
+    // Vitest's transform emits no decorator metadata: tokens are named, as under tsx.
+    'test/cats.test.ts': `import { test, expect } from 'vitest'\n${spec
+      .replace('import { Controller, Get, Injectable,', 'import { Controller, Get, Inject, Injectable,')
+      .replace('constructor (private readonly cats', 'constructor (@Inject(CatsService) private readonly cats')}`
+  })
+  assertPassed(dir, [join(modules, 'vitest', 'vitest.mjs'), 'run', '--reporter', 'json'])
+})
