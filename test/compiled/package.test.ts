@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -112,4 +113,48 @@ test('Vitest loads the package (its ES module build) with its default configurat
       .replace('constructor (private readonly cats', 'constructor (@Inject(CatsService) private readonly cats')}`
   })
   assertPassed(dir, [join(modules, 'vitest', 'vitest.mjs'), 'run', '--reporter', 'json'])
+})
+
+// A consumer of both entry points; each @ts-expect-error fails the compile if the types were lost.
+const consumer = `
+import { Controller, Get, Module } from 'fastify-decorator-plugin'
+import { createTestApp, type TestAppOptions } from 'fastify-decorator-plugin/testing'
+
+@Controller('cats')
+class CatsController { @Get() all () { return ['Tom'] } }
+
+@Module({ controllers: [CatsController] })
+class AppModule {}
+
+const options: TestAppOptions = { prefix: '/api', prefixTrailingSlash: 'both' }
+
+export async function status (): Promise<number> {
+  const app = await createTestApp(AppModule, options)
+  // @ts-expect-error: a module class, not a string
+  await createTestApp('AppModule')
+  // @ts-expect-error: prefix is a string
+  await createTestApp(AppModule, { prefix: 1 })
+  return (await app.inject('/api/cats')).statusCode
+}
+`
+
+test('every entry point type-checks under node10, node16 (CommonJS and ES module) and bundler resolution', () => {
+  const compilerOptions = { target: 'es2022', strict: true, experimentalDecorators: true, noEmit: true, types: ['node'], skipLibCheck: true }
+  const config = (options: Record<string, unknown>, files: string[]) => JSON.stringify({ compilerOptions: { ...compilerOptions, ...options }, files })
+  const dir = project('types-app', {
+    'package.json': JSON.stringify({ name: 'types-app', private: true }),
+    'node10/consumer.ts': consumer,
+    'node16/consumer.cts': consumer,
+    'node16/consumer.mts': consumer,
+    'bundler/consumer.ts': consumer,
+    // "module": "commonjs" alone means node10 resolution to TypeScript 5, which most projects run.
+    'tsconfig.node10.json': config({ module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true }, ['node10/consumer.ts']),
+    'tsconfig.node16.json': config({ module: 'node16', moduleResolution: 'node16' }, ['node16/consumer.cts', 'node16/consumer.mts']),
+    'tsconfig.bundler.json': config({ module: 'preserve', moduleResolution: 'bundler' }, ['bundler/consumer.ts'])
+  })
+  // TypeScript 7 has no node10 resolution any more: TypeScript 5 checks it.
+  const typescript5 = join(createRequire(join(root, 'test', 'typescript-5', 'package.json')).resolve('typescript/package.json'), '..', 'bin', 'tsc')
+  run(process.execPath, [typescript5, '-p', 'tsconfig.node10.json'], dir)
+  const typescript = join(modules, 'typescript', 'bin', 'tsc')
+  for (const resolution of ['node16', 'bundler']) run(process.execPath, [typescript, '-p', `tsconfig.${resolution}.json`], dir)
 })
