@@ -5,9 +5,9 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -53,12 +53,34 @@ before(() => {
     cpSync(join(root, path), join(source, path), { recursive: true })
   }
   symlinkSync(modules, join(source, 'node_modules'))
-  run('npm', ['run', 'build'], source)
+  // npm pack builds it (prepack).
   run('npm', ['pack', '--pack-destination', work], source)
   tarball = join(work, readdirSync(work).find((file) => file.endsWith('.tgz'))!)
 })
 
 after(() => rmSync(work, { recursive: true, force: true }))
+
+test('npm pack on a clone without dist/ builds first, and ships every source file the source maps name', () => {
+  const files = new Set(run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')))
+  for (const entry of ['dist/plugin/index.js', 'dist/plugin/index.d.ts', 'dist/plugin/testing.js', 'dist/cjs/plugin/index.js', 'dist/cjs/plugin/index.d.ts', 'dist/cjs/plugin/testing.d.ts', 'dist/cjs/package.json']) {
+    assert.ok(files.has(entry), `${entry} is packed`)
+  }
+  assert.deepEqual([...files].filter((path) => /^(test|examples|bench|docs|dist\/examples)\//.test(path)), [], 'no tests, examples or benchmarks')
+  const installed = join(project('maps-app', { 'package.json': JSON.stringify({ name: 'maps-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
+  const maps = [...files].filter((path) => path.endsWith('.map'))
+  assert.ok(maps.length > 40, `${maps.length} source maps`)
+  for (const map of maps) {
+    for (const source of JSON.parse(readFileSync(join(installed, map), 'utf8')).sources) {
+      const shipped = relative(installed, join(installed, map, '..', source))
+      assert.ok(files.has(shipped), `${map} names ${source}, which the package does not ship`)
+    }
+  }
+  // With source maps on, a stack names a file that is there.
+  const stack = run(process.execPath, ['--enable-source-maps', '-e', 'try { require("fastify-decorator-plugin").Module(null) } catch (error) { process.stdout.write(error.stack) }'], join(installed, '..', '..'))
+  const frame = /\((\/[^():]+\/plugin\/module\.ts):\d+:\d+\)/.exec(stack)
+  assert.ok(frame, stack)
+  assert.ok(existsSync(frame[1]), frame[1])
+})
 
 // A spec as a NestJS project writes it: TypeScript decorators, injection by type (SWC emits the metadata).
 const spec = `
