@@ -1,5 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
 import { decoratorPlugin, Module, Controller, Get, Injectable, Inject } from '../plugin/index.js'
 import { registrationError } from './helpers/registration.js'
@@ -210,4 +212,13 @@ test('a provider that fails to build leaves no container decoration on the paren
   assert.equal(caught?.code, 'FDP_ERR_PROVIDER_FAILED')
   assert.equal(app.hasDecorator('container'), false)
   await app.close()
+})
+
+test('module files importing each other: an ES module cycle is a ReferenceError while the files load, before the plugin runs', () => {
+  const main = fileURLToPath(new URL('./fixtures/circular-modules/main.ts', import.meta.url))
+  const result = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), main], { encoding: 'utf8' })
+  assert.notEqual(result.status, 0)
+  assert.match(result.stderr, /ReferenceError: Cannot access 'CatsModule' before initialization/)
+  assert.match(result.stderr, /owners\.module\.ts:4/)
+  assert.equal(result.stdout, '', 'the app never reached the plugin')
 })
