@@ -6,14 +6,18 @@ export interface HttpExceptionOptions {
   description?: string
 }
 
+// Where NestJS words a reason phrase unlike Node.
+const phrases: Record<number, string> = { 418: "I'm a teapot" }
+
 /** The reason phrase of a status, as the `error` field of generated bodies. */
 export function reasonPhrase (status: number): string {
-  return STATUS_CODES[status] ?? 'Error'
+  return phrases[status] ?? STATUS_CODES[status] ?? 'Error'
 }
 
 /**
  * An error that becomes an HTTP response. A string or array `response` gives
- * `{ statusCode, message, error }`; an object is sent as it is.
+ * `{ statusCode, message, error }`; an object is sent as it is. Built-in subclasses
+ * hold that generated body as their response, as NestJS's do.
  */
 export class HttpException extends Error {
   readonly #response: string | string[] | Record<string, unknown>
@@ -85,17 +89,33 @@ type Arg = string | string[] | Record<string, unknown> | undefined
 /** A built-in exception: `new NotFoundException(message?, descriptionOrOptions?)`. */
 export type HttpExceptionClass = new (response?: Arg, descriptionOrOptions?: string | HttpExceptionOptions) => HttpException
 
+const byStatus = new Map<number, HttpExceptionClass>()
+
 function httpError (status: number, name: string): HttpExceptionClass {
   const description = reasonPhrase(status)
   const Cls = class extends HttpException {
     constructor (response?: Arg, descriptionOrOptions?: string | HttpExceptionOptions) {
       const options = typeof descriptionOrOptions === 'string' ? { description: descriptionOrOptions } : (descriptionOrOptions ?? {})
-      super(response ?? options.description ?? description, status, { ...options, description: options.description ?? description })
+      const error = options.description ?? description
+      // A message (or none) becomes the body a filter reads from getResponse(); an object stays as given.
+      const body = typeof response === 'object' && response !== null && !Array.isArray(response)
+        ? response
+        : { statusCode: status, message: response ?? error, error }
+      super(body, status, options)
     }
   }
   Object.defineProperty(Cls, 'name', { value: name })
   Object.defineProperty(Cls, kExceptionClass, { value: name })
+  byStatus.set(status, Cls)
   return Cls
+}
+
+/** The built-in exception of a status with `message`, or an HttpException with the same body. */
+export function exceptionFor (status: number, message?: string | string[]): HttpException {
+  const Cls = byStatus.get(status)
+  if (Cls) return new Cls(message)
+  const error = reasonPhrase(status)
+  return new HttpException({ statusCode: status, message: message ?? error, error }, status)
 }
 
 export const BadRequestException = httpError(400, 'BadRequestException')

@@ -1,5 +1,5 @@
 import type { PipeTransform } from '../types/index.js'
-import { BadRequestException, HttpException } from './exceptions.js'
+import { exceptionFor } from './exceptions.js'
 
 export interface ParsePipeOptions {
   /** The status of the error thrown on bad input (default 400). */
@@ -12,8 +12,7 @@ export interface ParsePipeOptions {
 
 function failure (options: ParsePipeOptions, message: string): unknown {
   if (options.exceptionFactory) return options.exceptionFactory(message)
-  const status = options.errorHttpStatusCode ?? 400
-  return status === 400 ? new BadRequestException(message) : new HttpException(message, status)
+  return exceptionFor(options.errorHttpStatusCode ?? 400, message)
 }
 
 const isNil = (value: unknown): value is null | undefined => value === null || value === undefined

@@ -1,5 +1,5 @@
 import type { ArgumentMetadata, PipeTransform, Type } from '../types/index.js'
-import { BadRequestException, HttpException, reasonPhrase } from './exceptions.js'
+import { BadRequestException, exceptionFor } from './exceptions.js'
 import { ERR_MISSING_PEER } from './errors.js'
 import requirePeer from './require-peer.cjs'
 
@@ -110,9 +110,8 @@ export class ValidationPipe implements PipeTransform {
   #fail (errors: ValidationError[]): unknown {
     if (this.#options.exceptionFactory) return this.#options.exceptionFactory(errors)
     const status = this.#options.errorHttpStatusCode ?? 400
-    if (this.#options.disableErrorMessages) return status === 400 ? new BadRequestException() : new HttpException(reasonPhrase(status), status)
-    const messages = withPaths(errors).flatMap((error) => Object.values(error.constraints ?? {}))
-    return status === 400 ? new BadRequestException(messages) : new HttpException(messages, status)
+    if (this.#options.disableErrorMessages) return exceptionFor(status)
+    return exceptionFor(status, withPaths(errors).flatMap((error) => Object.values(error.constraints ?? {})))
   }
 }
 

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import Fastify, { type FastifyInstance } from 'fastify'
 import * as api from '../plugin/index.js'
-import { decoratorPlugin, Module, Controller, Get, Post, Body, Param, HttpException, NotFoundException, ForbiddenException, BadRequestException } from '../plugin/index.js'
+import {
+  decoratorPlugin, Module, Controller, Get, Post, Body, Param, Query, HttpException, NotFoundException, ForbiddenException, BadRequestException,
+  Catch, UseFilters, ParseIntPipe, type ArgumentsHost, type Response
+} from '../plugin/index.js'
 
 const subclasses: Array<[string, number, string]> = [
   ['BadRequestException', 400, 'Bad Request'],
@@ -18,7 +21,7 @@ const subclasses: Array<[string, number, string]> = [
   ['PreconditionFailedException', 412, 'Precondition Failed'],
   ['PayloadTooLargeException', 413, 'Payload Too Large'],
   ['UnsupportedMediaTypeException', 415, 'Unsupported Media Type'],
-  ['ImATeapotException', 418, "I'm a Teapot"],
+  ['ImATeapotException', 418, "I'm a teapot"],
   ['MisdirectedException', 421, 'Misdirected Request'],
   ['UnprocessableEntityException', 422, 'Unprocessable Entity'],
   ['TooManyRequestsException', 429, 'Too Many Requests'],
@@ -112,6 +115,51 @@ test('HttpException: string, array and object responses, description, cause', as
   assert.deepEqual(new NotFoundException({ why: 'x' }).getResponse(), { why: 'x' })
   assert.equal(new NotFoundException({ message: 'inside' }).message, 'inside')
   assert.equal(new HttpException({ a: 1 }, 400).message, 'Http Exception')
+})
+
+test('built-in exceptions hold their generated body as response; HttpException keeps what it was given', () => {
+  assert.deepEqual(new NotFoundException('nope').getResponse(), { statusCode: 404, message: 'nope', error: 'Not Found' })
+  assert.deepEqual(new NotFoundException().getResponse(), { statusCode: 404, message: 'Not Found', error: 'Not Found' })
+  assert.deepEqual(new NotFoundException('m', 'Custom Desc').getResponse(), { statusCode: 404, message: 'm', error: 'Custom Desc' })
+  assert.deepEqual(new BadRequestException(['a', 'b']).getResponse(), { statusCode: 400, message: ['a', 'b'], error: 'Bad Request' })
+  assert.deepEqual(new ForbiddenException('no', { description: 'D' }).getResponse(), { statusCode: 403, message: 'no', error: 'D' })
+  assert.deepEqual(new api.ImATeapotException().getResponse(), { statusCode: 418, message: "I'm a teapot", error: "I'm a teapot" })
+  assert.equal(new HttpException('nope', 404).getResponse(), 'nope')
+  assert.deepEqual(new HttpException(['a'], 400).getResponse(), ['a'])
+  // message is unchanged: the string, else the class name in words
+  assert.equal(new NotFoundException('nope').message, 'nope')
+  assert.equal(new NotFoundException().message, 'Not Found')
+  assert.equal(new BadRequestException(['a', 'b']).message, 'Bad Request Exception')
+})
+
+test('a filter that sends exception.getResponse() sends the built-in exception\'s body object', async (t) => {
+  @Catch(HttpException)
+  class ResponseFilter {
+    catch (exception: HttpException, host: ArgumentsHost) {
+      host.switchToHttp().getResponse<Response>().code(exception.getStatus()).send(exception.getResponse())
+    }
+  }
+  @Controller('filtered')
+  @UseFilters(ResponseFilter)
+  class Filtered {
+    @Get('builtin') builtin () { throw new NotFoundException('nope') }
+    @Get('base') base () { throw new HttpException('nope', 404) }
+    @Get('pipe') pipe (@Query('n', ParseIntPipe) n: number) { return n }
+  }
+  @Module({ controllers: [Filtered] })
+  class FilteredModule {}
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(decoratorPlugin, { module: FilteredModule })
+  const builtin = await app.inject('/filtered/builtin')
+  assert.equal(builtin.statusCode, 404)
+  assert.deepEqual(builtin.json(), { statusCode: 404, message: 'nope', error: 'Not Found' })
+  const base = await app.inject('/filtered/base')
+  assert.equal(base.statusCode, 404)
+  assert.equal(base.body, 'nope')
+  const pipe = await app.inject('/filtered/pipe?n=x')
+  assert.equal(pipe.statusCode, 400)
+  assert.deepEqual(pipe.json(), { statusCode: 400, message: 'Validation failed (numeric string is expected)', error: 'Bad Request' })
 })
 
 test('anything else thrown is a 500 logged once with the request id; the server keeps serving', async (t) => {

@@ -1,4 +1,5 @@
 import { test } from 'node:test'
+import { STATUS_CODES } from 'node:http'
 import assert from 'node:assert/strict'
 import {
   Module, Controller, Get, Post, Param, Query, Body, Headers, Req, Injectable, Inject, UsePipes, createParamDecorator,
@@ -171,6 +172,24 @@ test('built-in pipes reject bad input with NestJS\'s 400 messages', async (t) =>
     const response = await app.inject(url)
     assert.equal(response.statusCode, 400, url)
     assert.deepEqual(response.json(), badRequest(message), url)
+  }
+})
+
+test('pipe errors are built-in exceptions: the message is in getResponse(), whatever the status', () => {
+  const cases: Array<[() => unknown, number, string]> = [
+    [() => new ParseIntPipe().transform('x'), 400, 'Validation failed (numeric string is expected)'],
+    [() => new ParseIntPipe({ errorHttpStatusCode: 422 }).transform('x'), 422, 'Validation failed (numeric string is expected)'],
+    [() => new ParseBoolPipe({ errorHttpStatusCode: 499 }).transform('x'), 499, 'Validation failed (boolean string is expected)'],
+    [() => new ParseUUIDPipe().transform('x'), 400, 'Validation failed (uuid is expected)']
+  ]
+  for (const [run, status, message] of cases) {
+    assert.throws(run, (error: unknown) => {
+      assert.ok(error instanceof HttpException)
+      assert.equal(error.getStatus(), status)
+      assert.equal(error.message, message)
+      assert.deepEqual(error.getResponse(), { statusCode: status, message, error: status === 499 ? 'Error' : STATUS_CODES[status] })
+      return true
+    })
   }
 })
 
