@@ -22,9 +22,10 @@ export class ParseIntPipe implements PipeTransform<unknown, number> {
   constructor (private readonly options: ParsePipeOptions = {}) {}
   transform (value: unknown): number {
     if (isNil(value) && this.options.optional) return value as never
-    if ((typeof value === 'string' && /^-?\d+$/.test(value)) || (typeof value === 'number' && Number.isInteger(value))) {
-      return typeof value === 'number' ? value : parseInt(value, 10)
-    }
+    if (typeof value === 'number' && Number.isInteger(value)) return value
+    // Digits past what a double holds parse to Infinity: not a number either.
+    const parsed = typeof value === 'string' && /^-?\d+$/.test(value) ? parseInt(value, 10) : NaN
+    if (Number.isFinite(parsed)) return parsed
     throw failure(this.options, 'Validation failed (numeric string is expected)')
   }
 }
@@ -34,9 +35,8 @@ export class ParseFloatPipe implements PipeTransform<unknown, number> {
   constructor (private readonly options: ParsePipeOptions = {}) {}
   transform (value: unknown): number {
     if (isNil(value) && this.options.optional) return value as never
-    if ((typeof value === 'string' || typeof value === 'number') && !Number.isNaN(parseFloat(value as string)) && isFinite(value as number)) {
-      return parseFloat(value as string)
-    }
+    const parsed = (typeof value === 'string' || typeof value === 'number') && isFinite(value as number) ? parseFloat(value as string) : NaN
+    if (Number.isFinite(parsed)) return parsed
     throw failure(this.options, 'Validation failed (numeric string is expected)')
   }
 }
@@ -125,7 +125,7 @@ export class ParseArrayPipe implements PipeTransform<unknown, unknown[]> {
       if (typeof item === 'string') { try { item = JSON.parse(item) } catch {} }
       if (convert === Number) {
         const number = item !== null && item !== '' ? +(item as number) : NaN
-        if (Number.isNaN(number)) throw failure(this.options, `[${index}] item must be a number`)
+        if (!Number.isFinite(number)) throw failure(this.options, `[${index}] item must be a number`)
         return number
       }
       if (typeof item !== 'boolean') throw failure(this.options, `[${index}] item must be a boolean value`)

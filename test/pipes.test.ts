@@ -175,6 +175,29 @@ test('built-in pipes reject bad input with NestJS\'s 400 messages', async (t) =>
   }
 })
 
+test('numbers that overflow a double are not numbers: 400 with the pipe\'s message, never Infinity', async (t) => {
+  const app = await build(t, BuiltinModule)
+  const huge = '9'.repeat(400)
+  const cases: Array<[string, string]> = [
+    [`/builtin/int?v=${huge}`, 'Validation failed (numeric string is expected)'],
+    [`/builtin/int?v=-${huge}`, 'Validation failed (numeric string is expected)'],
+    [`/builtin/float?v=${huge}`, 'Validation failed (numeric string is expected)'],
+    [`/builtin/float?v=-${huge}.5`, 'Validation failed (numeric string is expected)'],
+    ['/builtin/float?v=1e309', 'Validation failed (numeric string is expected)'],
+    [`/builtin/numbers?v=1;${huge}`, '[1] item must be a number'],
+    ['/builtin/numbers?v=1e309', '[0] item must be a number']
+  ]
+  for (const [url, message] of cases) {
+    const response = await app.inject(url)
+    assert.equal(response.statusCode, 400, url.slice(0, 40))
+    assert.deepEqual(response.json(), badRequest(message), url.slice(0, 40))
+  }
+  // The largest integers a double holds still parse.
+  assert.equal((await app.inject(`/builtin/int?v=${'9'.repeat(308)}`)).json().v, 1e308)
+  assert.throws(() => new ParseIntPipe().transform(huge), (error: unknown) => error instanceof HttpException && error.getStatus() === 400)
+  assert.throws(() => new ParseFloatPipe().transform(Infinity), (error: unknown) => error instanceof HttpException && error.getStatus() === 400)
+})
+
 test('pipe errors are built-in exceptions: the message is in getResponse(), whatever the status', () => {
   const cases: Array<[() => unknown, number, string]> = [
     [() => new ParseIntPipe().transform('x'), 400, 'Validation failed (numeric string is expected)'],
