@@ -37,5 +37,6 @@ export function describe (value: unknown): string {
   if (typeof value === 'function') return `class ${value.name || '(anonymous)'}`
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`
+  if (typeof value === 'number') return `number ${String(value)}` // NaN and Infinity have no JSON
   return `${typeof value} ${JSON.stringify(value)}`
 }

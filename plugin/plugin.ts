@@ -6,7 +6,7 @@ import { Container } from './container.js'
 import { EnhancerRefs } from './enhancer-ref.js'
 import { createVersioning } from './versioning.js'
 import { checkAppRoutes, checkRoutes, planControllers, registerController, type ControllerPlan, type RouterContext } from './router.js'
-import { createErrorHandler } from './exception-handler.js'
+import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
 import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
@@ -92,18 +92,22 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   container.finalize()
 
   await app.register(async function decoratorRoot (root) {
-    await registerView(root, app, options.view)
-    versioning.install(root)
-    root.setErrorHandler(createErrorHandler([...ctx.globals.filters].reverse(), refs))
-    for (const module of modules) {
-      await root.register(async function moduleContext (instance) {
-        module.fastify = instance
-        // The module's plugins, then its providers' hooks, apply to every controller registered after them.
-        await registerModulePlugins(instance, modulePlugins.get(module)!, moduleRoutes(module, plans.get(module)!, [...plans.values()].flat()))
-        addProviderHooks(instance, module, container)
-        for (const plan of plans.get(module)!) await registerController(instance, plan, ctx, noAutoHead)
-      })
-    }
+    // Above every filter: answers what failed to go out, so no error text reaches the client.
+    root.setErrorHandler(lastResortErrorHandler)
+    await root.register(async function decoratorApp (instance) {
+      await registerView(instance, app, options.view)
+      versioning.install(instance)
+      instance.setErrorHandler(createErrorHandler([...ctx.globals.filters].reverse(), refs))
+      for (const module of modules) {
+        await instance.register(async function moduleContext (child) {
+          module.fastify = child
+          // The module's plugins, then its providers' hooks, apply to every controller registered after them.
+          await registerModulePlugins(child, modulePlugins.get(module)!, moduleRoutes(module, plans.get(module)!, [...plans.values()].flat()))
+          addProviderHooks(child, module, container)
+          for (const plan of plans.get(module)!) await registerController(child, plan, ctx, noAutoHead)
+        })
+      }
+    })
     await container.instantiate()
     await refs.fill()
     const targets = lifecycleOrder(container, modules)

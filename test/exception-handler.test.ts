@@ -186,6 +186,7 @@ class BrokenFilters {
   @UseFilters({ catch (e: unknown, host: ArgumentsHost) { host.switchToHttp().getResponse<Response>().code(202).send('answered'); throw new Error('after send') } })
   sentThenThrows () { throw new Error('original') }
 
+  @Get('unmatched') @UseFilters(HandlerNotFound) unmatched () { throw new BadRequestException('no filter takes it') }
   @Get('ok') ok () { return 'still serving' }
 }
 
@@ -229,6 +230,40 @@ test('a filter that does not answer falls back to the built-in answer', async (t
   assert.deepEqual(plain.json(), { statusCode: 500, message: 'Internal server error' })
   assert.equal(errors.length, 1)
   assert.equal(errors[0].err.message, 'unanswered')
+})
+
+test('a filter\'s answer is sent once, with its status, when the app has async onSend hooks still running', async (t) => {
+  for (const module of [NearModule, BrokenModule]) {
+    const { app, errors } = logged()
+    t.after(() => app.close())
+    // The reply is not yet sent when the filter returns: the hook is still at work.
+    app.addHook('onSend', async (request, reply, payload) => {
+      await new Promise((resolve) => setTimeout(resolve, 2))
+      return payload
+    })
+    await app.register(decoratorPlugin, { module, globalFilters: module === NearModule ? [new Global1()] : [] })
+    const cases: Array<[string, number, unknown]> = module === NearModule
+      ? [
+          ['/near/handler', 400, { by: 'handler', message: 'h' }],
+          ['/near/plain-error', 500, { by: 'global-1', message: 'not http' }],
+          ['/far', 500, { by: 'global-1', message: 'far' }]
+        ]
+      : [
+          ['/broken/sent-then-throws', 202, 'answered'],
+          ['/broken/silent', 404, { statusCode: 404, message: 'cat missing', error: 'Not Found' }],
+          ['/broken/http', 409, { statusCode: 409, message: 'from filter', error: 'Conflict' }],
+          ['/broken/unmatched', 400, { statusCode: 400, message: 'no filter takes it', error: 'Bad Request' }]
+        ]
+    for (const [url, status, body] of cases) {
+      errors.length = 0
+      const response = await app.inject(url)
+      assert.equal(response.statusCode, status, url)
+      assert.deepEqual(typeof body === 'string' ? response.body : response.json(), body, url)
+      // Let a second send, if any, reach the log.
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      assert.deepEqual(errors, [], url)
+    }
+  }
 })
 
 @Injectable()
