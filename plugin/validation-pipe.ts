@@ -32,6 +32,7 @@ export interface ValidationPipeOptions {
 
 export interface ValidationError {
   property: string
+  value?: unknown
   constraints?: Record<string, string>
   children?: ValidationError[]
 }
@@ -88,14 +89,17 @@ export class ValidationPipe implements PipeTransform {
     const validate = metatype !== undefined && !unvalidated.has(metatype) && (type !== 'custom' || this.#options.validateCustomDecorators === true)
     if (!validate) return this.#options.transform ? transformPrimitive(value, metadata) : value
 
-    const given = value === null || value === undefined ? {} : value
+    // A DTO describes an object. An array, a string, a number, a boolean or null is refused:
+    // validating a stand-in instead would pass it on unvalidated whenever every field is optional.
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw this.#fail([this.#notAnObject(value, metadata), ...await this.#peers.validate(Object.create(metatype.prototype), this.#validatorOptions)])
+    }
     let entity: any
     let errors: ValidationError[]
     try {
-      entity = this.#peers.plainToInstance(metatype, given, this.#options.transformOptions)
-      // An array or primitive body still gets validated against the DTO as a stand-in.
-      const target = entity !== null && typeof entity === 'object' && entity.constructor === metatype ? entity : Object.assign(Object.create(metatype.prototype), {})
-      errors = await this.#peers.validate(target, this.#validatorOptions)
+      // Nothing given validates as {}, so required fields report; the handler then gets nothing.
+      entity = this.#peers.plainToInstance(metatype, value ?? {}, this.#options.transformOptions)
+      errors = await this.#peers.validate(entity, this.#validatorOptions)
     } catch (error) {
       // class-transformer and class-validator recurse per level: a hostile depth overflows the stack.
       if (error instanceof RangeError) throw new BadRequestException('Request data is nested too deeply')
@@ -103,8 +107,22 @@ export class ValidationPipe implements PipeTransform {
     }
     if (errors.length > 0) throw this.#fail(errors)
     if (this.#options.transform) return entity
-    if (value === null || value === undefined) return value
+    if (value === undefined) return value
     return this.#options.whitelist ? this.#peers.instanceToPlain(entity, this.#options.transformOptions) : value
+  }
+
+  /**
+   * The error for a value that is not an object. For a non-empty array under
+   * forbidNonWhitelisted it reads as NestJS's first one (`property 0 should not exist`);
+   * one error whatever the length, so a long array cannot inflate the answer.
+   */
+  #notAnObject (value: unknown, metadata: ArgumentMetadata): ValidationError {
+    const { whitelist, forbidNonWhitelisted } = this.#validatorOptions
+    if (Array.isArray(value) && value.length > 0 && whitelist === true && forbidNonWhitelisted === true) {
+      return { property: '0', value: value[0], constraints: { whitelistValidation: 'property 0 should not exist' }, children: [] }
+    }
+    const name = metadata.data ?? (metadata.type === 'custom' ? 'value' : metadata.type)
+    return { property: metadata.data ?? '', value, constraints: { isObject: `${name} must be an object` }, children: [] }
   }
 
   #fail (errors: ValidationError[]): unknown {

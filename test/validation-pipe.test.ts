@@ -2,8 +2,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { IsInt, IsOptional, IsString, Min, ValidateNested, ArrayMinSize } from 'class-validator'
 import { Type } from 'class-transformer'
-import { Module, Controller, Post, Body, UsePipes, ValidationPipe, HttpException, BadRequestException } from '../plugin/index.js'
-import { loadPeers } from '../plugin/validation-pipe.js'
+import { Module, Controller, Get, Post, Body, Query, Param, UsePipes, ValidationPipe, HttpException, BadRequestException } from '../plugin/index.js'
+import type { ArgumentMetadata } from '../plugin/index.js'
+import { loadPeers, type ValidationError, type ValidationPipeOptions } from '../plugin/validation-pipe.js'
 import { build } from './helpers/app.js'
 
 class Inner {
@@ -133,4 +134,132 @@ test('through a route: 400 with the message array, or the DTO instance', async (
   const good = await app.inject({ method: 'POST', url: '/cats', payload: { name: 'Tom', age: 2 } })
   assert.equal(good.statusCode, 201)
   assert.deepEqual(good.json(), { isDto: true, cat: { name: 'Tom', age: 2 } })
+})
+
+// tsx emits no design types: they are declared by hand, as tsc would.
+const paramTypes = (...types: Function[]) => Reflect.metadata('design:paramtypes', types)
+
+// Every field optional: validating a stand-in for a non-object would find nothing wrong.
+class PatchDto {
+  @IsOptional() @IsString() name?: string
+  @IsOptional() @IsInt() age?: number
+}
+
+const notObjects: Array<[string, unknown]> = [
+  ['an array of objects', [{ name: 5, isAdmin: true }]],
+  ['an empty array', []],
+  ['a string', 'Tom'],
+  ['an empty string', ''],
+  ['a number', 5],
+  ['zero', 0],
+  ['true', true],
+  ['false', false],
+  ['null', null]
+]
+const places: ArgumentMetadata[] = [
+  { type: 'body', metatype: PatchDto },
+  { type: 'body', metatype: PatchDto, data: 'patch' },
+  { type: 'query', metatype: PatchDto },
+  { type: 'query', metatype: PatchDto, data: 'filter' },
+  { type: 'param', metatype: PatchDto },
+  { type: 'param', metatype: PatchDto, data: 'id' },
+  { type: 'custom', metatype: PatchDto }
+]
+const flags = ['transform', 'whitelist', 'forbidNonWhitelisted', 'skipMissingProperties', 'skipNullProperties', 'forbidUnknownValues', 'stopAtFirstError', 'disableErrorMessages'] as const
+
+test('a DTO parameter never receives a value that is not an object, under every combination of options', async () => {
+  let checked = 0
+  for (let mask = 0; mask < 1 << flags.length; mask++) {
+    for (const status of [undefined, 422]) {
+      const options: ValidationPipeOptions = { validateCustomDecorators: true, errorHttpStatusCode: status }
+      flags.forEach((flag, i) => { if (mask & (1 << i)) options[flag] = true })
+      const pipe = new ValidationPipe(options)
+      for (const metadata of places) {
+        for (const [label, value] of notObjects) {
+          const what = `${label} as ${metadata.type} ${metadata.data ?? ''} with ${JSON.stringify(options)}`
+          await assert.rejects(pipe.transform(structuredClone(value), metadata), (error) => {
+            assert.ok(error instanceof HttpException, what)
+            assert.equal(error.getStatus(), status ?? 400, what)
+            return true
+          }, what)
+          checked++
+        }
+      }
+    }
+  }
+  assert.equal(checked, 256 * 2 * places.length * notObjects.length)
+})
+
+test('what a refused non-object reads: NestJS\'s `property 0 should not exist` for an array under forbidNonWhitelisted, else `<name> must be an object`, then the fields\' own errors', async () => {
+  const strict = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true })
+  const messages = async (pipe: ValidationPipe, value: unknown, metadata: ArgumentMetadata) => {
+    try {
+      await pipe.transform(value, metadata)
+    } catch (error) {
+      return (messagesOf(error) as { message: unknown }).message
+    }
+    assert.fail('expected a refusal')
+  }
+  const body: ArgumentMetadata = { type: 'body', metatype: PatchDto }
+  assert.deepEqual(await messages(strict, [{ name: 5, isAdmin: true }], body), ['property 0 should not exist'])
+  assert.deepEqual(await messages(strict, Array.from({ length: 10_000 }, () => ({})), body), ['property 0 should not exist'], 'one message, however long the array')
+  assert.deepEqual(await messages(strict, [], body), ['body must be an object'])
+  assert.deepEqual(await messages(new ValidationPipe({ whitelist: true }), [{ name: 5 }], body), ['body must be an object'])
+  assert.deepEqual(await messages(new ValidationPipe(), 'Tom', { type: 'query', metatype: PatchDto, data: 'filter' }), ['filter must be an object'])
+  assert.deepEqual(await messages(new ValidationPipe(), null, { type: 'param', metatype: PatchDto }), ['param must be an object'])
+  assert.deepEqual(await messages(new ValidationPipe({ validateCustomDecorators: true }), 5, { type: 'custom', metatype: PatchDto }), ['value must be an object'])
+  // Required fields still say what they need.
+  assert.deepEqual(await messages(new ValidationPipe(), [], { type: 'body', metatype: CreateCat }), ['body must be an object', 'name must be a string', 'age must not be less than 1', 'age must be an integer number'])
+  // exceptionFactory gets the refusal as a ValidationError like the others.
+  const seen: ValidationError[][] = []
+  await assert.rejects(new ValidationPipe({ exceptionFactory: (errors) => { seen.push(errors); return new BadRequestException('custom') } }).transform(true, { type: 'body', metatype: PatchDto, data: 'patch' }), /custom/)
+  assert.deepEqual(seen, [[{ property: 'patch', value: true, constraints: { isObject: 'patch must be an object' }, children: [] }]])
+  // Nothing given is not a value: it validates as {} and the handler gets nothing, as in NestJS.
+  assert.equal(await strict.transform(undefined, body), undefined)
+  assert.deepEqual(plain(await strict.transform({ name: 'Tom' }, body)), { name: 'Tom' })
+})
+
+let patched = 0
+@Controller('patch')
+class PatchController {
+  @Post() @paramTypes(PatchDto) body (@Body() patch: PatchDto) { patched++; return { patch } }
+  @Post('named') @paramTypes(PatchDto) named (@Body('patch') patch: PatchDto) { patched++; return { patch } }
+  @Get('query') @paramTypes(PatchDto) query (@Query('filter') filter: PatchDto) { patched++; return { filter } }
+  @Get('whole-query') @paramTypes(PatchDto) wholeQuery (@Query() query: PatchDto) { patched++; return { query } }
+  @Get('param/:id') @paramTypes(PatchDto) param (@Param('id') id: PatchDto) { patched++; return { id } }
+}
+
+@Module({ controllers: [PatchController] })
+class PatchModule {}
+
+test('over HTTP: arrays, strings, numbers, booleans and null for @Body, @Query and @Param DTOs are a 400, whatever the options', async (t) => {
+  // method, url, body, the message; an array under forbidNonWhitelisted reads as NestJS's.
+  const requests: Array<[string, string, string | undefined, string, boolean?]> = [
+    ['POST', '/patch', '[{"name":5,"isAdmin":true}]', 'body', true],
+    ['POST', '/patch', '"Tom"', 'body'],
+    ['POST', '/patch', '5', 'body'],
+    ['POST', '/patch', 'true', 'body'],
+    ['POST', '/patch', 'null', 'body'],
+    ['POST', '/patch/named', '{"patch":[{"isAdmin":true}]}', 'patch', true],
+    ['POST', '/patch/named', '{"patch":"Tom"}', 'patch'],
+    ['POST', '/patch/named', '{"patch":null}', 'patch'],
+    ['GET', '/patch/query?filter=Tom', undefined, 'filter'],
+    ['GET', '/patch/query?filter=a&filter=b', undefined, 'filter', true],
+    ['GET', '/patch/param/Tom', undefined, 'id']
+  ]
+  for (const options of [{}, { transform: true }, { whitelist: true }, { whitelist: true, transform: true }, { whitelist: true, forbidNonWhitelisted: true }, { whitelist: true, forbidNonWhitelisted: true, transform: true }]) {
+    const app = await build(t, PatchModule, { globalPipes: [new ValidationPipe(options)] })
+    patched = 0
+    for (const [method, url, payload, name, array] of requests) {
+      const what = `${method} ${url} ${payload ?? ''} with ${JSON.stringify(options)}`
+      const response = await app.inject({ method: method as 'GET', url, payload, headers: payload === undefined ? {} : { 'content-type': 'application/json' } })
+      assert.equal(response.statusCode, 400, what)
+      const message = array === true && 'forbidNonWhitelisted' in options ? 'property 0 should not exist' : `${name} must be an object`
+      assert.deepEqual(response.json(), { statusCode: 400, message: [message], error: 'Bad Request' }, what)
+    }
+    assert.equal(patched, 0, 'no handler ran')
+    const good = await app.inject({ method: 'POST', url: '/patch', payload: { name: 'Tom' } })
+    assert.deepEqual([good.statusCode, good.json()], [201, { patch: { name: 'Tom' } }])
+    assert.deepEqual((await app.inject('/patch/whole-query?name=Tom')).json(), { query: { name: 'Tom' } })
+  }
 })

@@ -97,3 +97,32 @@ test('whitelist and forbidNonWhitelisted apply to DTO bodies', async (t) => {
   assert.equal(rejected.statusCode, 400)
   assert.deepEqual(rejected.json(), { statusCode: 400, message: ['property isAdmin should not exist'], error: 'Bad Request' })
 })
+
+class PatchCatDto {
+  @IsOptional() @IsString() name?: string
+  @IsOptional() @IsInt() age?: number
+}
+
+@Controller('patch')
+class PatchController {
+  @Post() patch (@Body() patch: PatchCatDto) { return { patch } }
+  @Get(':id') byId (@Param('id') id: PatchCatDto, @Query('filter') filter: PatchCatDto) { return { id, filter } }
+}
+
+@Module({ controllers: [PatchController] })
+class PatchModule {}
+
+test('a DTO of optional fields refuses arrays and primitives instead of passing them on unvalidated', async (t) => {
+  for (const transform of [false, true]) {
+    const app = await build(t, PatchModule, { globalPipes: [new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform })] })
+    const array = await app.inject({ method: 'POST', url: '/patch', payload: '[{"name":5,"isAdmin":true}]', headers: { 'content-type': 'application/json' } })
+    assert.deepEqual([array.statusCode, array.json()], [400, { statusCode: 400, message: ['property 0 should not exist'], error: 'Bad Request' }])
+    for (const payload of ['"Tom"', '5', 'false', 'null']) {
+      const response = await app.inject({ method: 'POST', url: '/patch', payload, headers: { 'content-type': 'application/json' } })
+      assert.deepEqual([response.statusCode, response.json().message], [400, ['body must be an object']], payload)
+    }
+    const param = await app.inject('/patch/7')
+    assert.deepEqual([param.statusCode, param.json().message], [400, ['id must be an object']])
+    assert.equal((await app.inject({ method: 'POST', url: '/patch', payload: { name: 'Tom' } })).statusCode, 201)
+  }
+})
