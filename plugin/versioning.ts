@@ -50,6 +50,8 @@ const unversioned: VersionVariant[] = [{ segment: '' }]
 const types = ['header', 'uri', 'media-type', 'custom']
 const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const kExtractorError = Symbol('fdp.extractorError')
+// Derived when the extractor threw: routes to a handler of the path, which raises the error.
+const kExtractorFailed = Symbol('fdp.extractorFailed')
 
 // Strategy names are identifiers (find-my-way compiles them into code): one per configuration,
 // so registrations that agree share a strategy and those that differ never collide.
@@ -129,8 +131,8 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
     },
     install (app) {
       if (!used) return
-      // A throwing extractor must not break routing (it runs for every request of the app):
-      // routing goes on as for no version, and the plugin's routes raise the error from onRequest.
+      // A throwing extractor must not break routing (it runs for every request of the app): a
+      // route of the path is found whatever its versions, and raises the error from onRequest.
       if (config.type === 'custom') app.addHook('onRequest', raiseExtractorError)
       // Constraint strategies belong to the whole router: another registration may have added it.
       if (app.hasConstraintStrategy(name)) return
@@ -141,7 +143,9 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
         storage () {
           const stores = new Map<string, unknown>()
           return {
-            get: (value: string | string[]) => {
+            get: (value: string | string[] | typeof kExtractorFailed) => {
+              // Any handler of the path will do: its onRequest hook answers with the extractor's error.
+              if (value === kExtractorFailed) return [...stores.values()].reduce((all: number, mask) => all | (mask as number), 0) || null
               if (!Array.isArray(value)) return stores.get(value) ?? null
               for (const v of value) {
                 const found = stores.get(v)
@@ -182,7 +186,7 @@ function normalize (value: unknown): string | string[] | undefined {
   return value === undefined || value === null || value === '' ? undefined : String(value)
 }
 
-function deriver (config: VersioningOptions): (request: RawRequest) => string | string[] | undefined {
+function deriver (config: VersioningOptions): (request: RawRequest) => string | string[] | typeof kExtractorFailed | undefined {
   if (config.type === 'header') {
     const header = (config.header ?? 'accept-version').toLowerCase()
     return (request) => {
@@ -200,7 +204,7 @@ function deriver (config: VersioningOptions): (request: RawRequest) => string | 
       return normalize(extractor(request))
     } catch (error) {
       (request as RawRequest & { [kExtractorError]?: unknown })[kExtractorError] = error
-      return undefined
+      return kExtractorFailed
     }
   }
 }

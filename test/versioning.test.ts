@@ -1,4 +1,4 @@
-import { test } from 'node:test'
+import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import {
@@ -207,9 +207,10 @@ class FilteredController {
 @Module({ controllers: [CatsController, FilteredController] })
 class FilteredModule {}
 
-test('a throwing custom extractor answers 500 (logged) on the plugin\'s routes; the server and plain routes keep serving', async (t) => {
+/** An app with a plain route and a custom extractor that throws when asked by `x-bad`; its log lines, parsed. */
+async function throwingExtractorApp (t: TestContext, defaultVersion?: string): Promise<{ app: FastifyInstance, logs: any[] }> {
   const logs: any[] = []
-  const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logs.push(JSON.parse(line)) } } })
+  const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => logs.push(JSON.parse(line)) } } })
   t.after(() => app.close())
   app.get('/plain', async () => 'plain')
   await app.register(decoratorPlugin, {
@@ -220,20 +221,48 @@ test('a throwing custom extractor answers 500 (logged) on the plugin\'s routes; 
         if (request.headers['x-bad'] === 'http') throw new BadRequestException('Bad version header')
         if (request.headers['x-bad']) throw new Error('extractor broke')
         return request.headers['x-v'] as string | undefined
-      }
+      },
+      defaultVersion
     }
   })
+  return { app, logs }
+}
+
+test('a throwing custom extractor answers 500 (logged) on the plugin\'s routes; the server and plain routes keep serving', async (t) => {
+  const { app, logs } = await throwingExtractorApp(t)
   const broken = await app.inject({ url: '/cats', headers: { 'x-bad': '1' } })
   assert.equal(broken.statusCode, 500)
   assert.deepEqual(broken.json(), { statusCode: 500, message: 'Internal server error' })
   assert.ok(logs.some((line) => line.err?.message === 'extractor broke'), 'the error is logged')
   const http = await app.inject({ url: '/cats/only-one', headers: { 'x-bad': 'http' } })
-  assert.equal(http.statusCode, 404, 'no handler of that path is reachable without a version')
+  assert.equal(http.statusCode, 400, 'a path with versioned handlers only answers with the error too')
+  assert.deepEqual(http.json(), { statusCode: 400, message: 'Bad version header', error: 'Bad Request' })
   const bad = await app.inject({ url: '/cats', headers: { 'x-bad': 'http' } })
   assert.equal(bad.statusCode, 400)
   assert.deepEqual(bad.json(), { statusCode: 400, message: 'Bad version header', error: 'Bad Request' })
   assert.equal((await app.inject({ url: '/plain', headers: { 'x-bad': '1' } })).body, 'plain')
   assert.equal(await get(app, '/cats', { 'x-v': '2' }), '200 cats v2')
+})
+
+test('a throwing extractor on a path whose handlers are all versioned: the error\'s answer and one log line, not a silent 404', async (t) => {
+  const { app, logs } = await throwingExtractorApp(t, '2')
+  // /cats/only-one has a v1 handler only; /cats (POST) a v2 one only.
+  for (const [method, url] of [['GET', '/cats/only-one'], ['POST', '/cats'], ['GET', '/cats']] as const) {
+    logs.length = 0
+    const broken = await app.inject({ method, url, headers: { 'x-bad': '1' } })
+    assert.equal(broken.statusCode, 500, `${method} ${url}`)
+    assert.deepEqual(broken.json(), { statusCode: 500, message: 'Internal server error' })
+    const errors = logs.filter((line) => line.level >= 50)
+    assert.equal(errors.length, 1, `${method} ${url}: ${JSON.stringify(errors)}`)
+    assert.equal(errors[0].err.message, 'extractor broke')
+    assert.equal(errors[0].reqId, logs.find((line) => line.msg === 'request completed').reqId)
+    const http = await app.inject({ method, url, headers: { 'x-bad': 'http' } })
+    assert.deepEqual([http.statusCode, http.json()], [400, { statusCode: 400, message: 'Bad version header', error: 'Bad Request' }], `${method} ${url}`)
+  }
+  assert.equal(await get(app, '/cats/only-one', { 'x-v': '1' }), '200 only v1')
+  assert.equal(await get(app, '/cats/only-one', { 'x-v': '2' }), '404 not found', 'a version nobody claims is still a 404')
+  assert.equal(await get(app, '/cats', {}), '200 cats v2')
+  assert.equal((await app.inject({ url: '/plain', headers: { 'x-bad': '1' } })).body, 'plain')
 })
 
 test('an extractor error reaches the controller\'s exception filters', async (t) => {
