@@ -89,8 +89,6 @@ type Arg = string | string[] | Record<string, unknown> | undefined
 /** A built-in exception: `new NotFoundException(message?, descriptionOrOptions?)`. */
 export type HttpExceptionClass = new (response?: Arg, descriptionOrOptions?: string | HttpExceptionOptions) => HttpException
 
-const byStatus = new Map<number, HttpExceptionClass>()
-
 function httpError (status: number, name: string): HttpExceptionClass {
   const description = reasonPhrase(status)
   const Cls = class extends HttpException {
@@ -106,16 +104,7 @@ function httpError (status: number, name: string): HttpExceptionClass {
   }
   Object.defineProperty(Cls, 'name', { value: name })
   Object.defineProperty(Cls, kExceptionClass, { value: name })
-  byStatus.set(status, Cls)
   return Cls
-}
-
-/** The built-in exception of a status with `message`, or an HttpException with the same body. */
-export function exceptionFor (status: number, message?: string | string[]): HttpException {
-  const Cls = byStatus.get(status)
-  if (Cls) return new Cls(message)
-  const error = reasonPhrase(status)
-  return new HttpException({ statusCode: status, message: message ?? error, error }, status)
 }
 
 export const BadRequestException = httpError(400, 'BadRequestException')

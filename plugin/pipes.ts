@@ -1,5 +1,5 @@
 import type { PipeTransform } from '../types/index.js'
-import { exceptionFor } from './exceptions.js'
+import { exceptionFor } from './exception-for.js'
 
 export interface ParsePipeOptions {
   /** The status of the error thrown on bad input (default 400). */

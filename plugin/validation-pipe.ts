@@ -1,5 +1,6 @@
 import type { ArgumentMetadata, PipeTransform, Type } from '../types/index.js'
-import { BadRequestException, exceptionFor } from './exceptions.js'
+import { BadRequestException } from './exceptions.js'
+import { exceptionFor } from './exception-for.js'
 import { ERR_MISSING_PEER } from './errors.js'
 import requirePeer from './require-peer.cjs'
 
