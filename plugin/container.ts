@@ -90,9 +90,13 @@ export class Container {
     for (const bindings of this.#declared.values()) for (const binding of bindings.values()) this.#link(binding)
   }
 
-  /** The binding of a controller class in its module. */
-  controller (module: ModuleNode, cls: Type): Binding {
-    return this.#adHocBinding(module, cls, 'controller')
+  /** The binding of a controller class in its module; a REQUEST one is built per request. */
+  controller (module: ModuleNode, cls: Type, scope: 'DEFAULT' | 'REQUEST' = 'DEFAULT'): Binding {
+    const binding = this.#adHocBinding(module, cls, 'controller')
+    // Its scope is @Controller's, not @Injectable's; finalize() spreads it like a provider's.
+    binding.definition = { ...binding.definition, scope }
+    binding.transient = false
+    return binding
   }
 
   /** The binding of a module class (its constructor may inject providers). */

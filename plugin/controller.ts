@@ -17,6 +17,7 @@ export interface ControllerDefinition {
   host?: ControllerOptions['host']
   version?: ControllerOptions['version']
   prefixTrailingSlash?: PrefixTrailingSlash
+  scope: 'DEFAULT' | 'REQUEST'
 }
 
 const trailingSlashValues = new Set(['slash', 'no-slash', 'both'])
@@ -28,16 +29,32 @@ export function checkTrailingSlash (value: unknown, fail: (message: string) => E
   }
 }
 
-/** Declares a controller: `@Controller()`, `@Controller('cats')`, `@Controller({ path, host, version })`. */
+const controllerKeys = new Set(['path', 'host', 'version', 'scope', 'prefixTrailingSlash'])
+const scopes = new Set(['DEFAULT', 'REQUEST', 'TRANSIENT'])
+
+/** Declares a controller: `@Controller()`, `@Controller('cats')`, `@Controller({ path, host, version, scope })`. */
 export function Controller (pathOrOptions: string | ControllerOptions = {}): ClassDecorator {
   const options = typeof pathOrOptions === 'string' ? { path: pathOrOptions } : pathOrOptions
-  if (options === null || typeof options !== 'object' || (options.path !== undefined && typeof options.path !== 'string')) {
-    throw new ERR_INVALID_DECLARATION(`@Controller() takes a path string or { path, host, version }, given ${describe(pathOrOptions)}.`)
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || (options.path !== undefined && typeof options.path !== 'string')) {
+    throw new ERR_INVALID_DECLARATION(`@Controller() takes a path string or { path, host, version, scope, prefixTrailingSlash }, given ${describe(pathOrOptions)}.`)
   }
   if (options.version !== undefined) checkVersion(options.version, '@Controller() option "version"')
   checkTrailingSlash(options.prefixTrailingSlash, (message) => new ERR_INVALID_DECLARATION(message), '@Controller() option')
-  const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash }
-  return legacyDecorator('@Controller()', (target: Function) => { Reflect.defineMetadata(kController, definition, target) })
+  // As NestJS, a transient controller is built once: its routes are its only consumer.
+  const scope = options.scope === 'REQUEST' ? 'REQUEST' : 'DEFAULT'
+  const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash, scope }
+  return legacyDecorator('@Controller()', (target: Function) => {
+    // Checked here, where the class is known, so the message can name it.
+    for (const key of Object.keys(options)) {
+      if (!controllerKeys.has(key)) {
+        throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name} does not know the key "${key}"; use path, host, version, scope or prefixTrailingSlash.`)
+      }
+    }
+    if (options.scope !== undefined && !scopes.has(options.scope)) {
+      throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name}: scope must be Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT, given ${describe(options.scope)}.`)
+    }
+    Reflect.defineMetadata(kController, definition, target)
+  })
 }
 
 export function controllerDefinition (cls: Function): ControllerDefinition | undefined {

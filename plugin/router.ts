@@ -78,7 +78,7 @@ export function planControllers (module: ModuleNode, ctx: RouterContext): Contro
 function planController (module: ModuleNode, cls: Type, ctx: RouterContext): ControllerPlan {
   const { container, refs, globals } = ctx
   const definition = controllerDefinition(cls)!
-  const binding = container.controller(module, cls)
+  const binding = container.controller(module, cls, definition.scope)
   const classEnhancers = {
     guards: refs.of<CanActivate>(enhancersOf(kGuards, cls), module),
     pipes: refs.of<PipeTransform>(enhancersOf(kPipes, cls), module),

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { FastifyInstance } from 'fastify'
-import { Module, Controller, Get, Inject, Injectable, Req, FASTIFY, type Request } from '../plugin/index.js'
+import { Module, Controller, Get, Hook, Inject, Injectable, Req, FASTIFY, REQUEST, Scope, type ControllerOptions, type Request } from '../plugin/index.js'
 import { build } from './helpers/app.js'
 
 // A controller that adds a hook and a request decoration to the context FASTIFY gives it.
@@ -88,4 +88,88 @@ test('a module\'s context is shared by its controllers and separate from other m
   const two = await app.inject('/two')
   assert.equal(two.body, 'two')
   assert.equal(two.headers['x-module'], undefined)
+})
+
+test('@Controller({ scope: Scope.REQUEST }): one controller per request, built through DI with its request-scoped dependencies', async (t) => {
+  const built = { scoped: 0, context: 0, service: 0, singleton: 0 }
+  @Injectable({ scope: Scope.REQUEST })
+  class RequestContext {
+    readonly id: string
+    constructor (@Inject(REQUEST) request: Request) { built.context++; this.id = request.headers['x-id'] as string }
+  }
+  @Injectable()
+  class Service { constructor () { built.service++ } }
+
+  // Nothing it injects is request-scoped: only its own scope makes it one per request.
+  @Controller({ path: 'scoped', scope: Scope.REQUEST })
+  class Scoped {
+    seen: string | undefined
+    constructor (@Inject(Service) readonly service: Service) { built.scoped++ }
+    // A hook of the controller runs on the instance that answers the request.
+    @Hook('preHandler') async mark (request: Request) { this.seen = request.headers['x-id'] as string }
+    @Get() async get (@Req() request: Request) {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5))
+      return { id: request.headers['x-id'], seen: this.seen }
+    }
+  }
+  // A request-scoped controller gets its request-scoped dependencies built for the same request.
+  @Controller({ path: 'with-context', scope: Scope.REQUEST })
+  class WithContext {
+    constructor (@Inject(REQUEST) readonly request: Request, @Inject(RequestContext) readonly context: RequestContext) { built.scoped++ }
+    @Get() get () { return { id: this.request.headers['x-id'], context: this.context.id } }
+  }
+  @Controller('singleton')
+  class Singleton {
+    constructor () { built.singleton++ }
+    @Get() get () { return 'same' }
+  }
+  @Module({ controllers: [Scoped, WithContext, Singleton], providers: [RequestContext, Service] })
+  class ScopedModule {}
+
+  const app = await build(t, ScopedModule)
+  assert.deepEqual(built, { scoped: 0, context: 0, service: 1, singleton: 1 })
+  const ids = Array.from({ length: 50 }, (_, i) => `r${i}`)
+  const answers = await Promise.all(ids.map((id) => app.inject({ url: '/scoped', headers: { 'x-id': id } })))
+  assert.deepEqual(answers.map((answer) => answer.json()), ids.map((id) => ({ id, seen: id })))
+  assert.deepEqual(built, { scoped: 50, context: 0, service: 1, singleton: 1 })
+  const contexts = await Promise.all(['a', 'b'].map((id) => app.inject({ url: '/with-context', headers: { 'x-id': id } })))
+  assert.deepEqual(contexts.map((answer) => answer.json()), [{ id: 'a', context: 'a' }, { id: 'b', context: 'b' }])
+  assert.equal((await app.inject('/singleton')).body, 'same')
+  assert.deepEqual(built, { scoped: 52, context: 2, service: 1, singleton: 1 })
+  assert.throws(() => app.container.get(Scoped), { code: 'FDP_ERR_SCOPED_PROVIDER' })
+})
+
+test('@Controller({ scope }) accepts NestJS\'s scopes: a transient controller is built once, as in NestJS', async (t) => {
+  let built = 0
+  @Controller({ path: 'transient', scope: Scope.TRANSIENT })
+  class Transient {
+    readonly id = ++built
+    @Get() get () { return this.id }
+  }
+  @Controller({ path: 'default', scope: Scope.DEFAULT })
+  class Default { @Get() get () { return 'default' } }
+  @Module({ controllers: [Transient, Default] })
+  class TransientModule {}
+  const app = await build(t, TransientModule)
+  assert.deepEqual([(await app.inject('/transient')).body, (await app.inject('/transient')).body, (await app.inject('/default')).body], ['1', '1', 'default'])
+  assert.equal(built, 1)
+})
+
+test('@Controller() rejects unknown keys and scopes with FDP_ERR_INVALID_DECLARATION, naming the class and the fix', () => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ path: 'x', scop: Scope.REQUEST }, /^@Controller\(\) on Misdeclared does not know the key "scop"; use path, host, version or scope\.$/],
+    [{ path: 'x', durable: true }, /does not know the key "durable"/],
+    [{ path: 'x', scope: 'request' }, /^@Controller\(\) on Misdeclared: scope must be Scope\.DEFAULT, Scope\.REQUEST or Scope\.TRANSIENT, given string "request"\.$/],
+    [['x'], /^@Controller\(\) takes a path string or \{ path, host, version, scope \}, given an array\.$/]
+  ]
+  for (const [options, message] of cases) {
+    assert.throws(() => {
+      class Misdeclared {}
+      Controller(options as ControllerOptions)(Misdeclared)
+    }, (error: any) => {
+      assert.equal(error.code, 'FDP_ERR_INVALID_DECLARATION')
+      assert.match(error.message, message)
+      return true
+    })
+  }
 })

@@ -65,6 +65,8 @@ export interface ControllerOptions {
   version?: VersionValue
   /** Overrides the plugin option `prefixTrailingSlash` for this controller's root routes. */
   prefixTrailingSlash?: PrefixTrailingSlash
+  /** `Scope.REQUEST`: one controller per request, built through DI. */
+  scope?: ScopeName
 }
 
 export type VersionValue = string | symbol | Array<string | symbol>

@@ -1,6 +1,6 @@
 // Type tests: compiled with tsc --noEmit in `npm test`; each @ts-expect-error must be an error.
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, UseGuards, type CanActivate, type ExecutionContext } from '../../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, UseGuards, Scope, type CanActivate, type ExecutionContext } from '../../plugin/index.js'
 
 @Module({})
 class AppModule {}
@@ -30,6 +30,20 @@ class X {
   @Get() get () { return 1 }
 }
 void X
+
+@Controller({ path: 'scoped', scope: Scope.REQUEST })
+class ScopedController { @Get() get () { return 1 } }
+void ScopedController
+
+// @ts-expect-error: scope is one of DEFAULT, REQUEST, TRANSIENT
+@Controller({ path: 'x', scope: 'request' })
+class BadScope {}
+void BadScope
+
+// @ts-expect-error: @Controller's options are path, host, version and scope
+@Controller({ path: 'x', durable: true })
+class UnknownKey {}
+void UnknownKey
 
 const value: number = app.container.get<number>('token')
 void value
