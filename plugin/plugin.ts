@@ -87,6 +87,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   for (const module of modules) container.moduleClass(module)
   const noAutoHead = checkRoutes([...plans.values()].flat())
   checkAppRoutes(app, [...plans.values()].flat())
+  versioning.check(app)
   const renders = [...plans.values()].flat().flatMap((plan) => plan.routes).filter((route) => route.render !== undefined)
   checkView(app, options.view, renders)
   container.finalize()

@@ -6,6 +6,7 @@ import { kVersion } from './symbols.js'
 import { ERR_INVALID_DECLARATION, ERR_INVALID_OPTIONS, describe } from './errors.js'
 import { asError } from './exception-handler.js'
 import { legacyDecorator } from './legacy-decorator.js'
+import { checkSharedVersion, installSharedVersion } from './shared-version.js'
 
 type Version = string | symbol
 /** Routing runs before Fastify builds its request: strategies see Node's request. */
@@ -42,6 +43,8 @@ export interface VersionVariant {
 export interface Versioning {
   /** How a handler with these versions (undefined: none declared) is registered. */
   variants (versions: VersionValue | undefined): VersionVariant[]
+  /** Fails, before anything is registered, when the app's own constraints make versions unreachable. */
+  check (app: FastifyInstance): void
   /** Adds the plugin's constraint strategy to the router once, if a route needs it. */
   install (app: FastifyInstance): void
 }
@@ -108,6 +111,7 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
         if (list === undefined) return unversioned
         return list.map((v) => ({ segment: v === VERSION_NEUTRAL ? '' : `/${prefix}${String(v)}` }))
       },
+      check () {},
       install () {}
     }
   }
@@ -120,6 +124,8 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
     ? (config.header ?? 'accept-version').toLowerCase()
     : config.type === 'media-type' ? (config.key ?? 'v=') : extractorId(config.extractor)
   const name = strategyName(JSON.stringify([config.type, source, fallback]))
+  // Fastify's own `version` strategy reads the same header: see shared-version.ts.
+  const sharesHeader = config.type === 'header' && source === 'accept-version'
   let used = false
 
   return {
@@ -129,8 +135,12 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
       used = true
       return list.map((v) => v === VERSION_NEUTRAL ? { segment: '' } : { segment: '', constraint: { name, value: v as string } })
     },
+    check (app) {
+      if (used && sharesHeader) checkSharedVersion(app)
+    },
     install (app) {
       if (!used) return
+      if (sharesHeader) installSharedVersion(app)
       // A throwing extractor must not break routing (it runs for every request of the app): a
       // route of the path is found whatever its versions, and raises the error from onRequest.
       if (config.type === 'custom') app.addHook('onRequest', raiseExtractorError)

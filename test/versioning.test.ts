@@ -6,6 +6,7 @@ import {
   BadRequestException, type ArgumentsHost, type Response, type DecoratorPluginOptions, type ExceptionFilter
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
+import { registrationError } from './helpers/registration.js'
 
 // One path, several handlers: the controller's version, overrides, a list, and a neutral one.
 @Controller({ path: 'cats', version: '1' })
@@ -336,6 +337,68 @@ test('Fastify\'s built-in semver version strategy keeps working for the host app
   assert.equal(await get(app, '/semver', { 'accept-version': '2.x' }), '404 not found')
   assert.equal(await get(app, '/cats', { 'x-api-version': '2' }), '200 cats v2')
   assert.equal(await get(app, '/cats', {}), '200 cats neutral')
+})
+
+/** The app's own routes on Fastify's semver `version` constraint, and a plain one. */
+function semverRoutes (app: FastifyInstance): void {
+  app.get('/semver', { constraints: { version: '1.2.3' } }, async () => 'semver 1.2.3')
+  app.get('/semver', { constraints: { version: '1.4.0' } }, async () => 'semver 1.4.0')
+  app.get('/semver', { constraints: { version: '2.0.0' } }, async () => 'semver 2.0.0')
+  app.get('/open', async () => 'open')
+}
+
+test('the app\'s semver `version` routes and the plugin\'s header versioning share Accept-Version in one app', async (t) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(decoratorPlugin, { module: AppModule })
+  // Routes the app adds after the plugin: Fastify's semver matching serves them.
+  semverRoutes(app)
+  await app.ready()
+  const reference = Fastify()
+  t.after(() => reference.close())
+  semverRoutes(reference)
+  for (const version of ['1.2.3', '1.4.0', '1.x', '1.2.x', '1.4.x', '2.x', 'x', '*', '2.0.0', '1.3.0', '3.x', '1', '']) {
+    const headers = { 'accept-version': version }
+    assert.equal(await get(app, '/semver', headers), await get(reference, '/semver', headers), `Accept-Version: ${version}`)
+  }
+  assert.equal(await get(app, '/semver', { 'accept-version': '1.x' }), '200 semver 1.4.0')
+  assert.equal(await get(app, '/semver'), '404 not found', 'a versioned route still needs a version')
+  await table(app, [
+    ['/cats', { 'accept-version': '1' }, '200 cats v1'],
+    ['/cats', { 'accept-version': '2' }, '200 cats v2'],
+    ['/cats', { 'accept-version': '9' }, '200 cats neutral'],
+    ['/cats', { 'accept-version': '1.x' }, '200 cats neutral'],
+    ['/cats', {}, '200 cats neutral'],
+    ['/cats/only-one', { 'accept-version': '1' }, '200 only v1'],
+    ['/dogs', { 'accept-version': '2' }, '200 dogs'],
+    // Fastify alone would answer 404 here, once any route uses the built-in constraint.
+    ['/open', { 'accept-version': '1' }, '200 open'],
+    ['/open', {}, '200 open']
+  ])
+  assert.equal((await app.inject({ method: 'POST', url: '/cats', headers: { 'accept-version': '2' } })).body, 'created v2')
+  assert.equal(await get(reference, '/open', { 'accept-version': '1' }), '404 not found')
+})
+
+test('an app whose own routes already use Fastify\'s `version` constraint fails register with FDP_ERR_VERSION_CONFLICT naming the fix', async () => {
+  for (const versioning of [undefined, { type: 'header' as const }, { type: 'header' as const, header: 'Accept-Version' }]) {
+    const app = Fastify()
+    semverRoutes(app)
+    const error = await registrationError({ module: AppModule, versioning }, app)
+    assert.equal(error.code, 'FDP_ERR_VERSION_CONFLICT')
+    assert.match(error.message, /Fastify's built-in `version` constraint/)
+    assert.match(error.message, /Register decoratorPlugin before those routes/)
+    assert.match(error.message, /header: 'X-API-Version'/)
+    assert.equal((app as FastifyInstance & { container?: unknown }).container, undefined, 'nothing is left behind')
+  }
+  // No versioned handler, or another header: nothing clashes.
+  for (const [module, versioning] of [[DogsModule(), undefined], [AppModule, { type: 'header' as const, header: 'X-API-Version' }], [AppModule, { type: 'uri' as const }]] as const) {
+    const app = Fastify()
+    semverRoutes(app)
+    await app.register(decoratorPlugin, { module, versioning })
+    await app.ready()
+    assert.equal(await get(app, '/semver', { 'accept-version': '2.x' }), '200 semver 2.0.0')
+    await app.close()
+  }
 })
 
 test('the strategy is added once per Fastify instance: two registrations in one app share it', async (t) => {
