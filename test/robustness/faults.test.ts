@@ -5,7 +5,7 @@ import {
   Catch, Controller, Get, HttpException, Inject, Injectable, Module, Query, UseFilters, UseGuards, UseInterceptors, UsePipes, decoratorPlugin
 } from '../../plugin/index.js'
 import type { CallHandler, ExecutionContext } from '../../types/index.js'
-import { buildApp, captureLogs } from './helpers.js'
+import { buildApp, captureLogs, escapes } from './helpers.js'
 
 // Every way a piece of user code can fail; `mode` picks one per request.
 const failures: Record<string, () => unknown> = {
@@ -58,14 +58,7 @@ for (const [place, message] of Object.entries(places)) {
   test(`${label} that throws an Error, a string, null or undefined or rejects: a clean 500, logged once with the request id, the next request served`, async (t) => {
     const logs = captureLogs()
     const app = await buildApp(t, FaultModule, { logger: { stream: logs.stream }, requestIdHeader: 'x-request-id' })
-    const escaped: unknown[] = []
-    const onEscape = (reason: unknown) => { escaped.push(reason) }
-    process.on('unhandledRejection', onEscape)
-    process.on('uncaughtException', onEscape)
-    t.after(() => {
-      process.off('unhandledRejection', onEscape)
-      process.off('uncaughtException', onEscape)
-    })
+    const escaped = escapes(t)
 
     for (const failure of Object.keys(failures)) {
       mode = failure

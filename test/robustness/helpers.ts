@@ -49,3 +49,29 @@ export async function listen (app: FastifyInstance): Promise<number> {
   await app.listen({ host: '127.0.0.1', port: 0 })
   return (app.server.address() as { port: number }).port
 }
+
+/** What escapes as an unhandled rejection or uncaught exception while the test runs. */
+export function escapes (t: TestContext): unknown[] {
+  const escaped: unknown[] = []
+  const onEscape = (reason: unknown) => { escaped.push(reason) }
+  process.on('unhandledRejection', onEscape)
+  process.on('uncaughtException', onEscape)
+  t.after(() => {
+    process.off('unhandledRejection', onEscape)
+    process.off('uncaughtException', onEscape)
+  })
+  return escaped
+}
+
+/** GET `path` with an `x-value` header over `agent`'s (keep-alive) sockets. */
+export function getWithValue (agent: http.Agent, port: number, path: string, value: string): Promise<{ status: number, body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path, agent, headers: { 'x-value': value } }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk) => { body += chunk })
+      res.on('end', () => resolve({ status: res.statusCode!, body }))
+      res.on('error', reject)
+    }).on('error', reject)
+  })
+}

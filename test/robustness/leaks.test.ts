@@ -28,7 +28,7 @@ class LeakController {
   @Get('circular') circular () { throw new HttpException(circular(), 400) }
   @Get('to-json') toJson () { throw new BadRequestException(secretJson as unknown as Record<string, unknown>) }
   @Get('filter-circular') @UseFilters(SendsCircular) filterCircular () { throw new Error('caught') }
-  @Get('status/:kind') status () { throw new HttpException('x', badStatus) }
+  @Get('status/:kind') status () { throw new HttpException('x', badStatus as number) }
   @Get('redirect') @Redirect('/elsewhere') redirect () { return { statusCode: 999 } }
   @Get('reply-code') replyCode (@Res() reply: Response) { reply.code(999).send('never') }
   @Get('ok') ok () { return { ok: true } }

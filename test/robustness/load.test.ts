@@ -5,7 +5,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import { Controller, Get, Inject, Injectable, Module, REQUEST, Scope } from '../../plugin/index.js'
 import type { Request } from '../../plugin/index.js'
-import { buildApp, listen } from './helpers.js'
+import { buildApp, getWithValue, listen } from './helpers.js'
 
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void
@@ -42,16 +42,7 @@ class EchoController {
 @Module({ controllers: [EchoController], providers: [RequestValue] })
 class LoadModule {}
 
-function get (agent: http.Agent, port: number, value: string): Promise<{ status: number, body: string }> {
-  return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/echo', agent, headers: { 'x-value': value } }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => { body += chunk })
-      res.on('end', () => resolve({ status: res.statusCode!, body }))
-    }).on('error', reject)
-  })
-}
+const get = (agent: http.Agent, port: number, value: string) => getWithValue(agent, port, '/echo', value)
 
 function connections (server: http.Server): Promise<number> {
   return new Promise((resolve, reject) => server.getConnections((error, count) => error ? reject(error) : resolve(count)))
