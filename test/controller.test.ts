@@ -157,10 +157,10 @@ test('@Controller({ scope }) accepts NestJS\'s scopes: a transient controller is
 
 test('@Controller() rejects unknown keys and scopes with FDP_ERR_INVALID_DECLARATION, naming the class and the fix', () => {
   const cases: Array<[unknown, RegExp]> = [
-    [{ path: 'x', scop: Scope.REQUEST }, /^@Controller\(\) on Misdeclared does not know the key "scop"; use path, host, version or scope\.$/],
+    [{ path: 'x', scop: Scope.REQUEST }, /^@Controller\(\) on Misdeclared does not know the key "scop"; use path, host, version, scope or prefixTrailingSlash\.$/],
     [{ path: 'x', durable: true }, /does not know the key "durable"/],
     [{ path: 'x', scope: 'request' }, /^@Controller\(\) on Misdeclared: scope must be Scope\.DEFAULT, Scope\.REQUEST or Scope\.TRANSIENT, given string "request"\.$/],
-    [['x'], /^@Controller\(\) takes a path string or \{ path, host, version, scope \}, given an array\.$/]
+    [['x'], /^@Controller\(\) takes a path string or \{ path, host, version, scope, prefixTrailingSlash \}, given an array\.$/]
   ]
   for (const [options, message] of cases) {
     assert.throws(() => {

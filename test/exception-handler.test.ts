@@ -325,7 +325,7 @@ test('any thrown object with getStatus() and getResponse() answers as an HttpExc
   const app = await build(t, AppModule)
   const teapot = await app.inject('/duck/string')
   assert.equal(teapot.statusCode, 418)
-  assert.deepEqual(teapot.json(), { statusCode: 418, message: 'short and stout', error: 'I\'m a Teapot' })
+  assert.deepEqual(teapot.json(), { statusCode: 418, message: 'short and stout', error: 'I\'m a teapot' })
   const conflict = await app.inject('/duck/object')
   assert.equal(conflict.statusCode, 409)
   assert.deepEqual(conflict.json(), { statusCode: 409, reason: 'taken' })
