@@ -21,7 +21,7 @@ export class HttpExecutionContext implements ExecutionContext, HttpArgumentsHost
   getArgByIndex<T = unknown> (index: number): T { return this.getArgs()[index] as T }
   getType<T extends string = 'http'> (): T { return 'http' as T }
   switchToHttp (): HttpArgumentsHost { return this }
-  getRequest<T = FastifyRequest> (): T { return this.#request as T }
-  getResponse<T = FastifyReply> (): T { return this.#reply as T }
+  getRequest<T = any> (): T { return this.#request as T }
+  getResponse<T = any> (): T { return this.#reply as T }
   getNext<T = undefined> (): T { return undefined as T }
 }

@@ -71,9 +71,10 @@ export interface ControllerOptions {
 
 export type VersionValue = string | symbol | Array<string | symbol>
 
+/** As in NestJS, `getRequest()` and `getResponse()` are `any` unless told: `getRequest<Request>()`. */
 export interface HttpArgumentsHost {
-  getRequest<T = FastifyRequest>(): T
-  getResponse<T = FastifyReply>(): T
+  getRequest<T = any>(): T
+  getResponse<T = any>(): T
   getNext<T = undefined>(): T
 }
 
