@@ -73,9 +73,11 @@ export class Container {
   readonly #overrides = new Map<Token, ProviderDefinition>()
   readonly #usedOverrides = new Set<Token>()
   readonly #all: Binding[] = []
+  readonly #seed: ((binding: Binding) => Box | undefined) | undefined
 
-  constructor (graph: ModuleGraph, overrides: Provider[] = []) {
+  constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined) {
     this.graph = graph
+    this.#seed = seed
     overrides.forEach((provider, i) => {
       const definition = normalizeProvider(provider, `overrides[${i}]`)
       this.#overrides.set(definition.token, definition)
@@ -284,11 +286,22 @@ export class Container {
   // Values travel boxed so a thenable instance (a Fastify instance is one) is never adopted by a promise.
   #static (binding: Binding): Promise<Box> {
     if (binding.transient) return promised(() => this.#construct(binding, undefined))
-    binding.pending ??= promised(() => this.#construct(binding, undefined)).then((box) => {
+    binding.pending ??= promised(() => this.#seeded(binding) ?? this.#construct(binding, undefined)).then((box) => {
       binding.instance = box.value
       return box
     })
     return binding.pending
+  }
+
+  // What an earlier build of the same graph made (testing), recorded as if built here.
+  #seeded (binding: Binding): Box | undefined {
+    const box = this.#seed?.(binding)
+    return box === undefined ? undefined : this.#made(binding, box.value, undefined)
+  }
+
+  /** Every singleton built so far (after instantiate(): all of them). */
+  singletons (): Binding[] {
+    return this.#all.filter((binding) => binding.pending !== undefined && !binding.perRequest && !binding.transient)
   }
 
   // Sync when every dependency and the factory are, so a request-scoped build costs no promise.

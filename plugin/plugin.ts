@@ -15,6 +15,7 @@ import { moduleRoutes, planModulePlugins, registerModulePlugins } from './module
 import { addProviderHooks } from './hooks.js'
 import { ERR_ALREADY_REGISTERED, ERR_INVALID_OPTIONS, describe } from './errors.js'
 import { kApplication } from './symbols.js'
+import { internalOptions } from './internal-options.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -59,9 +60,10 @@ function checkNotRegistered (app: FastifyInstance): void {
 async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
   checkNotRegistered(app)
   validateOptions(options)
+  const internal = internalOptions(options)
   // Everything is planned and checked before Fastify is touched: a bad declaration registers nothing.
-  const graph = scanModules(options.module)
-  const container = new Container(graph, options.overrides)
+  const graph = scanModules(options.module, internal?.replaceModules)
+  const container = new Container(graph, options.overrides, internal?.seed)
   const refs = new EnhancerRefs(container)
   const versioning = createVersioning(options.versioning)
   const ctx: RouterContext = {
@@ -89,7 +91,9 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   checkAppRoutes(app, [...plans.values()].flat())
   versioning.check(app)
   const renders = [...plans.values()].flat().flatMap((plan) => plan.routes).filter((route) => route.render !== undefined)
-  checkView(app, options.view, renders)
+  // An application context (testing's compile()) builds providers and controllers but serves no route.
+  const serving = internal?.contextOnly !== true
+  if (serving) checkView(app, options.view, renders)
   container.finalize()
 
   await app.register(async function decoratorRoot (root) {
@@ -105,13 +109,17 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
           // The module's plugins, then its providers' hooks, apply to every controller registered after them.
           await registerModulePlugins(child, modulePlugins.get(module)!, moduleRoutes(module, plans.get(module)!, [...plans.values()].flat()))
           addProviderHooks(child, module, container)
-          for (const plan of plans.get(module)!) await registerController(child, plan, ctx, noAutoHead)
+          if (serving) for (const plan of plans.get(module)!) await registerController(child, plan, ctx, noAutoHead)
         })
       }
     })
     await container.instantiate()
     await refs.fill()
     const targets = lifecycleOrder(container, modules)
+    if (internal?.manualLifecycle) {
+      internal.manualLifecycle({ container, init: () => runInit(targets), destroy: () => runDestroy(targets) })
+      return
+    }
     root.addHook('onClose', async () => { await runDestroy(targets) })
     await runInit(targets)
   })

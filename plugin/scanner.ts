@@ -40,9 +40,13 @@ export interface ModuleGraph {
   globals: ModuleNode[]
 }
 
-/** Walks the imports from the root module, validating every declaration on the way. */
-export function scanModules (root: Type): ModuleGraph {
+/**
+ * Walks the imports from the root module, validating every declaration on the way.
+ * `replace` swaps module classes wherever they are imported or exported (testing).
+ */
+export function scanModules (root: Type, replace?: Map<Function, Function>): ModuleGraph {
   const nodes = new Map<Function, ModuleNode>()
+  const swap = (value: unknown): unknown => replace?.get(value as Function) ?? value
 
   function visit (cls: Type): ModuleNode {
     let node = nodes.get(cls)
@@ -62,7 +66,8 @@ export function scanModules (root: Type): ModuleGraph {
       order: nodes.size
     }
     nodes.set(cls, node)
-    for (const [index, imported] of (metadata.imports ?? []).entries()) {
+    for (const [index, entry] of (metadata.imports ?? []).entries()) {
+      const imported = swap(entry)
       if (!isModule(imported)) throw notAModule(imported, `entry ${index} of ${cls.name}'s imports`)
       node.imports.push(visit(imported as Type))
     }
@@ -85,7 +90,7 @@ export function scanModules (root: Type): ModuleGraph {
 
   for (const node of modules) {
     for (const [index, exported] of (node.metadata.exports ?? []).entries()) {
-      const token = exported as Token
+      const token = swap(exported) as Token
       if (isModule(token)) {
         const imported = node.imports.find((m) => m.cls === token)
         if (!imported) {

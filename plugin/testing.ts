@@ -3,6 +3,10 @@ import type { DecoratorPluginOptions, Type } from '../types/index.js'
 import { decoratorPlugin } from './plugin.js'
 import { ERR_INVALID_OPTIONS, describe } from './errors.js'
 
+export { Test, TestingModule, TestingModuleBuilder } from './testing/testing-module.js'
+export type { OverrideBy, OverrideByFactoryOptions, OverrideModule } from './testing/testing-module.js'
+export type { TestingApplication } from './testing/application.js'
+
 export interface TestAppOptions extends Omit<DecoratorPluginOptions, 'module'> {
   /** Options for the Fastify instance (logger, bodyLimit, ...). */
   fastify?: FastifyServerOptions

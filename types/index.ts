@@ -184,3 +184,4 @@ export interface UploadedFileOptions {
   field?: string
   required?: boolean
 }
+export type * from './application.js'

@@ -3,8 +3,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { Module, Controller, Get, Injectable } from 'fastify-decorator-plugin'
-import { createTestApp } from 'fastify-decorator-plugin/testing'
+import request from 'supertest'
+import {
+  Module, Controller, Get, Injectable, Param, ParseIntPipe, ValidationPipe, FastifyAdapter,
+  type INestApplication, type NestFastifyApplication
+} from 'fastify-decorator-plugin'
+import { createTestApp, Test, type TestingModule } from 'fastify-decorator-plugin/testing'
 
 @Injectable()
 class Greeter { greet () { return 'hello' } }
@@ -33,4 +37,50 @@ test('createTestApp from the package entry point injects by type and applies ove
   const res = await faked.inject('/greet')
   assert.equal(res.statusCode, 200)
   assert.equal(res.body, 'fake')
+})
+
+// A NestJS unit spec and e2e spec, as written for NestJS, with their import specifiers changed:
+// injection by type (decorator metadata), Test.createTestingModule, supertest on getHttpServer().
+@Injectable()
+class CatsService {
+  private readonly cats: string[] = []
+  create (name: string) { this.cats.push(name) }
+  findAll () { return this.cats }
+}
+
+@Controller('cats')
+class CatsController {
+  constructor (private readonly catsService: CatsService) {}
+  @Get() findAll () { return this.catsService.findAll() }
+  @Get(':id') findOne (@Param('id', new ParseIntPipe()) id: number) { return { id } }
+}
+
+@Module({ controllers: [CatsController], providers: [CatsService] })
+class CatsModule {}
+
+test('a NestJS unit spec: compile(), then get() the controller and the service it was built with', async () => {
+  const moduleRef: TestingModule = await Test.createTestingModule({
+    controllers: [CatsController],
+    providers: [CatsService]
+  }).compile()
+  const catsService = moduleRef.get<CatsService>(CatsService)
+  const catsController = moduleRef.get<CatsController>(CatsController)
+  catsService.create('Tom')
+  assert.deepEqual(catsController.findAll(), ['Tom'])
+  await moduleRef.close()
+})
+
+test('a NestJS e2e spec: overrideProvider, createNestApplication(new FastifyAdapter()), supertest', async () => {
+  const catsService = { findAll: () => ['test cat'] }
+  const moduleRef = await Test.createTestingModule({ imports: [CatsModule] })
+    .overrideProvider(CatsService)
+    .useValue(catsService)
+    .compile()
+  const app: INestApplication = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter())
+  app.useGlobalPipes(new ValidationPipe())
+  await app.init()
+  await app.getHttpAdapter().getInstance().ready()
+  await request(app.getHttpServer()).get('/cats').expect(200).expect(['test cat'])
+  await request(app.getHttpServer()).get('/cats/abc').expect(400)
+  await app.close()
 })

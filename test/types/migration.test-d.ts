@@ -1,5 +1,11 @@
 // Type tests for code written for NestJS: it compiles unchanged once its import specifiers change.
-import { Injectable, type CanActivate, type ExecutionContext, type Request } from '../../plugin/index.js'
+import request from 'supertest'
+import type { FastifyInstance } from 'fastify'
+import {
+  Injectable, Module, FastifyAdapter, ValidationPipe, VersioningType,
+  type CanActivate, type ExecutionContext, type Request, type INestApplication, type NestFastifyApplication
+} from '../../plugin/index.js'
+import { Test, type TestingModule } from '../../plugin/testing.js'
 
 // As in NestJS, the request and the response are `any` unless told otherwise.
 @Injectable()
@@ -16,4 +22,37 @@ export function typedRequest (context: ExecutionContext): string {
   const request = context.switchToHttp().getRequest<Request>()
   // @ts-expect-error: told it is a Fastify request, `user` may be undefined
   return request.user.name
+}
+
+// A NestJS e2e spec and its bootstrap names, after their import specifiers change.
+@Injectable()
+class CatsService { findAll (): string[] { return [] } }
+
+@Module({ providers: [CatsService] })
+class CatsModule {}
+
+export async function e2eSpec (): Promise<void> {
+  const moduleRef: TestingModule = await Test.createTestingModule({ imports: [CatsModule] })
+    .overrideProvider(CatsService).useValue({ findAll: () => ['test cat'] })
+    .overrideGuard(ApiKeyGuard).useClass(ApiKeyGuard)
+    .compile()
+  const cats: string[] = moduleRef.get<CatsService>(CatsService).findAll()
+  void cats
+  const app: INestApplication = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter({ logger: false }))
+  app.useGlobalPipes(new ValidationPipe())
+  app.setGlobalPrefix('api')
+  app.enableVersioning({ type: VersioningType.HEADER, header: 'X-Version', defaultVersion: '1' })
+  await app.init()
+  await app.getHttpAdapter().getInstance<FastifyInstance>().ready()
+  await request(app.getHttpServer()).get('/cats').expect(200)
+  const fastifyApp = moduleRef.createNestApplication<NestFastifyApplication>()
+  const res = await fastifyApp.inject({ method: 'GET', url: '/cats' })
+  void res.json()
+  await fastifyApp.listen({ port: 0 })
+  await fastifyApp.listen(3000, '0.0.0.0')
+  // @ts-expect-error: the header type needs no prefix, it names a header
+  app.enableVersioning({ type: VersioningType.HEADER, prefix: 'v' })
+  // @ts-expect-error: overrides replace tokens, not numbers
+  Test.createTestingModule({}).overrideProvider(42)
+  await app.close()
 }

@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyListenOptions } from 'fastify'
+import type {
+  CanActivate, Container as PublicContainer, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, GlobalPrefixOptions,
+  InjectionToken, NestFastifyApplication, NestInterceptor, PipeTransform, VersioningOptions
+} from '../../types/index.js'
+import { decoratorPlugin } from '../plugin.js'
+import type { FastifyAdapter } from '../fastify-adapter.js'
+import { ERR_INVALID_OPTIONS, describe } from '../errors.js'
+
+/** What an application needs from the compiled module it serves. */
+export interface ApplicationSource {
+  /** The plugin options of the module's graph (root module, overrides, instances to reuse). */
+  pluginOptions (): DecoratorPluginOptions
+  /** The application is ready: `get()` now answers from its container. */
+  started (container: PublicContainer): Promise<void>
+  /** The container `get()` answers from. */
+  current (): PublicContainer
+  /** The application is closed without having started: the module runs its destroy hooks. */
+  abandon (): Promise<void>
+}
+
+type Options = Omit<DecoratorPluginOptions, 'module' | 'overrides'> & {
+  globalGuards: Array<EnhancerEntry<CanActivate>>
+  globalPipes: Array<EnhancerEntry<PipeTransform>>
+  globalInterceptors: Array<EnhancerEntry<NestInterceptor>>
+  globalFilters: Array<EnhancerEntry<ExceptionFilter>>
+}
+
+/**
+ * NestJS's application object over the plugin: what it is told before `init()` becomes plugin
+ * options (`useGlobalPipes` -> `globalPipes`, `setGlobalPrefix` -> `prefix`, `enableVersioning`
+ * -> `versioning`, `setViewEngine` -> `view`), and `init()` registers the plugin on the adapter's
+ * Fastify instance and makes it ready.
+ */
+export class TestingApplication implements NestFastifyApplication {
+  readonly #source: ApplicationSource
+  readonly #adapter: FastifyAdapter
+  readonly #fastify: FastifyInstance
+  readonly #options: Options = { globalGuards: [], globalPipes: [], globalInterceptors: [], globalFilters: [] }
+  #starting: Promise<void> | undefined
+  #closing: Promise<void> | undefined
+
+  constructor (source: ApplicationSource, adapter: FastifyAdapter) {
+    this.#source = source
+    this.#adapter = adapter
+    this.#fastify = adapter.getInstance()
+  }
+
+  /** Registers the plugin with what the application was told, and waits for `ready()`. */
+  async init (): Promise<this> {
+    await (this.#starting ??= this.#start())
+    return this
+  }
+
+  async #start (): Promise<void> {
+    await this.#fastify.register(decoratorPlugin, { ...this.#source.pluginOptions(), ...this.#options })
+    await this.#fastify.ready()
+    await this.#source.started(this.#fastify.container)
+  }
+
+  listen (port: number | string, hostname?: string): Promise<any>
+  listen (options: FastifyListenOptions): Promise<any>
+  async listen (portOrOptions: number | string | FastifyListenOptions, hostname?: string): Promise<any> {
+    await this.init()
+    const options = typeof portOrOptions === 'object' && portOrOptions !== null
+      ? portOrOptions
+      : { port: Number(portOrOptions), host: hostname }
+    await this.#fastify.listen(options)
+    return this.#fastify.server
+  }
+
+  async getUrl (): Promise<string> {
+    const address = this.#fastify.server.address()
+    if (address === null) throw new ERR_INVALID_OPTIONS('getUrl(): the application is not listening; call listen() first.')
+    if (typeof address === 'string') return address
+    const host = address.address === '::' || address.address === '0.0.0.0' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
+    return `http://${host}:${address.port}`
+  }
+
+  getHttpServer (): any { return this.#fastify.server }
+  getHttpAdapter (): FastifyAdapter { return this.#adapter }
+
+  inject: FastifyInstance['inject'] = (...args: any[]) => (this.#fastify.inject as (...args: any[]) => any)(...args)
+
+  async register (...args: Parameters<FastifyInstance['register']>): Promise<this> {
+    this.#unstarted('register()')
+    await this.#fastify.register(...args)
+    return this
+  }
+
+  get<T = any> (token: InjectionToken<T>): T { return this.#source.current().get(token) }
+  resolve<T = any> (token: InjectionToken<T>): Promise<T> { return this.#source.current().resolve(token) }
+
+  useGlobalGuards (...guards: Array<EnhancerEntry<CanActivate>>): this { return this.#add('useGlobalGuards', this.#options.globalGuards, guards) }
+  useGlobalPipes (...pipes: Array<EnhancerEntry<PipeTransform>>): this { return this.#add('useGlobalPipes', this.#options.globalPipes, pipes) }
+  useGlobalInterceptors (...interceptors: Array<EnhancerEntry<NestInterceptor>>): this { return this.#add('useGlobalInterceptors', this.#options.globalInterceptors, interceptors) }
+  useGlobalFilters (...filters: Array<EnhancerEntry<ExceptionFilter>>): this { return this.#add('useGlobalFilters', this.#options.globalFilters, filters) }
+
+  enableVersioning (options: VersioningOptions = { type: 'uri' }): this {
+    this.#unstarted('enableVersioning()')
+    this.#options.versioning = options
+    return this
+  }
+
+  setGlobalPrefix (prefix: string, options?: GlobalPrefixOptions): this {
+    this.#unstarted('setGlobalPrefix()')
+    if (options !== undefined && (options as Record<string, unknown>)?.exclude !== undefined) {
+      throw new ERR_INVALID_OPTIONS('setGlobalPrefix(prefix, { exclude }): excluding routes from the prefix is not supported; serve those routes from a plain Fastify route or another controller path.')
+    }
+    this.#options.prefix = prefix
+    return this
+  }
+
+  setViewEngine (options: Record<string, unknown>): this {
+    this.#unstarted('setViewEngine()')
+    if (options === null || typeof options !== 'object') {
+      throw new ERR_INVALID_OPTIONS(`setViewEngine() takes @fastify/view's options such as { engine: { ejs }, templates }, given ${describe(options)}.`)
+    }
+    this.#options.view = options
+    return this
+  }
+
+  /** Closes the Fastify instance: every onModuleDestroy runs. */
+  async close (): Promise<void> {
+    await (this.#closing ??= this.#close())
+  }
+
+  async #close (): Promise<void> {
+    // Started or not, the instance is released; an application that never started leaves the hooks to the module.
+    try {
+      if (this.#starting === undefined) await this.#source.abandon()
+    } finally {
+      await this.#fastify.close()
+    }
+  }
+
+  #add<T> (method: string, list: T[], entries: T[]): this {
+    this.#unstarted(`${method}()`)
+    list.push(...entries)
+    return this
+  }
+
+  #unstarted (what: string): void {
+    if (this.#starting !== undefined) {
+      throw new ERR_INVALID_OPTIONS(`${what} was called after init(): the routes are registered by then. Call it before init() or listen().`)
+    }
+  }
+}

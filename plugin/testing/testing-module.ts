@@ -1,0 +1,216 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Container as PublicContainer, InjectionToken, ModuleMetadata, Provider, Type } from '../../types/index.js'
+import { decoratorPlugin } from '../plugin.js'
+import { Module, isModule } from '../module.js'
+import { FastifyAdapter } from '../fastify-adapter.js'
+import { kInternal, type BuiltApplication } from '../internal-options.js'
+import { ERR_INVALID_OPTIONS, describe, tokenName } from '../errors.js'
+import { seedFrom } from './seed.js'
+import { TestingApplication, type ApplicationSource } from './application.js'
+
+/** `useFactory()` of an override, as NestJS takes it. */
+export interface OverrideByFactoryOptions {
+  factory: (...args: any[]) => unknown
+  inject?: InjectionToken[]
+}
+
+/** What an overridden token is replaced with. */
+export interface OverrideBy {
+  useValue (value: unknown): TestingModuleBuilder
+  useClass (cls: Type): TestingModuleBuilder
+  useFactory (options: OverrideByFactoryOptions): TestingModuleBuilder
+}
+
+export interface OverrideModule {
+  useModule (module: Type): TestingModuleBuilder
+}
+
+/** The test module's graph, as the builder collected it: built once by compile(), again by the application. */
+interface Blueprint {
+  module: Type
+  overrides: Provider[]
+  replaceModules: Map<Function, Function>
+}
+
+/**
+ * `Test.createTestingModule(metadata)`: collects overrides, then `compile()` builds the module
+ * on a real Fastify instance with the plugin registered (providers and controllers, no routes).
+ */
+export class TestingModuleBuilder {
+  readonly #blueprint: Blueprint
+
+  constructor (metadata: ModuleMetadata) {
+    if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
+      throw new ERR_INVALID_OPTIONS(`Test.createTestingModule() takes module metadata { imports, controllers, providers }, given ${describe(metadata)}.`)
+    }
+    // The root of the test graph, named as NestJS names it.
+    const RootTestModule = class RootTestModule {}
+    Module(metadata)(RootTestModule)
+    this.#blueprint = { module: RootTestModule, overrides: [], replaceModules: new Map() }
+  }
+
+  overrideProvider (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideProvider') }
+  overrideGuard (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideGuard') }
+  overridePipe (token: InjectionToken): OverrideBy { return this.#override(token, 'overridePipe') }
+  overrideInterceptor (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideInterceptor') }
+  overrideFilter (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideFilter') }
+
+  /** Replaces a module wherever it is imported (or re-exported) by another module. */
+  overrideModule (module: Type): OverrideModule {
+    if (!isModule(module)) {
+      throw new ERR_INVALID_OPTIONS(`overrideModule() takes a class decorated with @Module(), given ${describe(module)}.`)
+    }
+    return {
+      useModule: (replacement) => {
+        if (!isModule(replacement)) {
+          throw new ERR_INVALID_OPTIONS(`overrideModule(${module.name}).useModule() takes a class decorated with @Module(), given ${describe(replacement)}.`)
+        }
+        this.#blueprint.replaceModules.set(module, replacement)
+        return this
+      }
+    }
+  }
+
+  #override (token: InjectionToken, method: string): OverrideBy {
+    if (!['function', 'string', 'symbol'].includes(typeof token)) {
+      throw new ERR_INVALID_OPTIONS(`${method}() takes a token (a class, a string or a symbol), given ${describe(token)}.`)
+    }
+    const add = (provider: Provider): TestingModuleBuilder => {
+      this.#blueprint.overrides.push(provider)
+      return this
+    }
+    const where = `${method}(${tokenName(token)})`
+    return {
+      useValue: (value) => add({ provide: token, useValue: value }),
+      useClass: (cls) => {
+        if (typeof cls !== 'function') throw new ERR_INVALID_OPTIONS(`${where}.useClass() takes a class, given ${describe(cls)}.`)
+        return add({ provide: token, useClass: cls })
+      },
+      useFactory: (options) => {
+        if (typeof options?.factory !== 'function') {
+          throw new ERR_INVALID_OPTIONS(`${where}.useFactory() takes { factory, inject? }, given ${describe(options)}.`)
+        }
+        return add({ provide: token, useFactory: options.factory, inject: options.inject })
+      }
+    }
+  }
+
+  /** Builds every provider and controller (no lifecycle hook runs yet: see init()). */
+  async compile (): Promise<TestingModule> {
+    const blueprint = { ...this.#blueprint, overrides: [...this.#blueprint.overrides], replaceModules: new Map(this.#blueprint.replaceModules) }
+    const fastify = Fastify()
+    let built: BuiltApplication | undefined
+    try {
+      await fastify.register(decoratorPlugin, {
+        module: blueprint.module,
+        overrides: blueprint.overrides,
+        [kInternal]: { replaceModules: blueprint.replaceModules, contextOnly: true, manualLifecycle: (application: BuiltApplication) => { built = application } }
+      } as Parameters<typeof decoratorPlugin>[1])
+    } catch (error) {
+      await fastify.close().catch(() => {})
+      throw error
+    }
+    return new TestingModule(blueprint, fastify, built!)
+  }
+}
+
+/** NestJS's `Test`: the entry point of module tests. */
+export class Test {
+  static createTestingModule (metadata: ModuleMetadata): TestingModuleBuilder {
+    return new TestingModuleBuilder(metadata)
+  }
+}
+
+/**
+ * A compiled test module: its providers and controllers by `get()`, and applications made
+ * from it by `createNestApplication()`. Once an application is initialized, `get()` answers
+ * from it (the same instances: the application reuses what compile() built).
+ */
+export class TestingModule implements ApplicationSource {
+  readonly #blueprint: Blueprint
+  readonly #context: FastifyInstance
+  readonly #built: BuiltApplication
+  #container: PublicContainer
+  #application: TestingApplication | undefined
+  #initialized: Promise<void> | undefined
+  #closed: Promise<void> | undefined
+
+  constructor (blueprint: Blueprint, context: FastifyInstance, built: BuiltApplication) {
+    this.#blueprint = blueprint
+    this.#context = context
+    this.#built = built
+    this.#container = context.container
+  }
+
+  /** A provider or controller instance by token (singletons). */
+  get<T = any> (token: InjectionToken<T>, options?: { strict?: boolean }): T {
+    if (options?.strict === true) {
+      throw new ERR_INVALID_OPTIONS(`get(${tokenName(token)}, { strict: true }) is not supported; get() looks in the whole application.`)
+    }
+    return this.#container.get(token)
+  }
+
+  /** A request-scoped or transient provider, built for a fresh request context. */
+  resolve<T = any> (token: InjectionToken<T>): Promise<T> {
+    return this.#container.resolve(token)
+  }
+
+  /** Runs every onModuleInit (an application runs them itself when it is initialized). */
+  async init (): Promise<this> {
+    await (this.#initialized ??= this.#built.init())
+    return this
+  }
+
+  /** Runs every onModuleDestroy and releases the Fastify instances, the application's included. */
+  async close (): Promise<void> {
+    if (this.#application) return await this.#application.close()
+    await this.abandon()
+  }
+
+  /**
+   * An application serving the module: `new FastifyAdapter(options | app)` picks its Fastify
+   * instance (a new one by default). Routes are registered by `init()` (or `listen()`).
+   */
+  createNestApplication<T = TestingApplication> (adapter: FastifyAdapter = new FastifyAdapter(), options?: Record<string, unknown>): T {
+    if (!(adapter instanceof FastifyAdapter)) {
+      throw new ERR_INVALID_OPTIONS(`createNestApplication() takes a FastifyAdapter, given ${describe(adapter)}.`)
+    }
+    if (options !== undefined && (options === null || typeof options !== 'object' || Object.keys(options).length > 0)) {
+      throw new ERR_INVALID_OPTIONS(`createNestApplication(adapter, options): application options are not supported, given ${describe(options)}. Pass Fastify's server options to new FastifyAdapter() instead.`)
+    }
+    if (this.#application) {
+      throw new ERR_INVALID_OPTIONS('createNestApplication() was already called on this module; compile() the builder again for a second application.')
+    }
+    this.#application = new TestingApplication(this, adapter)
+    return this.#application as T
+  }
+
+  // ApplicationSource: what the application needs from the module.
+  pluginOptions () {
+    return {
+      module: this.#blueprint.module,
+      overrides: this.#blueprint.overrides,
+      [kInternal]: { replaceModules: this.#blueprint.replaceModules, seed: seedFrom(this.#built.container) }
+    }
+  }
+
+  async started (container: PublicContainer): Promise<void> {
+    this.#container = container
+    // The application runs the lifecycle of the instances it took over; the context only releases its instance.
+    await (this.#closed ??= this.#closeContext(false))
+  }
+
+  current (): PublicContainer { return this.#container }
+
+  async abandon (): Promise<void> {
+    await (this.#closed ??= this.#closeContext(true))
+  }
+
+  async #closeContext (destroy: boolean): Promise<void> {
+    try {
+      if (destroy) await this.#built.destroy()
+    } finally {
+      await this.#context.close()
+    }
+  }
+}

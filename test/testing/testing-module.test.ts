@@ -1,0 +1,287 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fileURLToPath } from 'node:url'
+import Fastify, { type FastifyInstance } from 'fastify'
+import request from 'supertest'
+import ejs from 'ejs'
+import {
+  Module, Controller, Get, Post, Param, Body, Injectable, Inject, Render, UseGuards, ParseIntPipe, Version, FASTIFY,
+  FastifyAdapter, VersioningType, ValidationPipe, type CanActivate, type OnModuleInit, type OnModuleDestroy,
+  type INestApplication, type NestFastifyApplication, type PipeTransform
+} from '../../plugin/index.js'
+import { Test, type TestingModule } from '../../plugin/testing.js'
+
+const events: string[] = []
+
+@Injectable()
+class CatsRepository {
+  static built = 0
+  readonly cats = ['Tom']
+  constructor () { CatsRepository.built++ }
+}
+
+@Injectable()
+class CatsService implements OnModuleInit, OnModuleDestroy {
+  constructor (@Inject(CatsRepository) readonly repository: CatsRepository) {}
+  onModuleInit () { events.push('init') }
+  onModuleDestroy () { events.push('destroy') }
+  findAll () { return this.repository.cats }
+  create (name: string) { this.repository.cats.push(name); return name }
+}
+
+@Injectable()
+class AdminGuard implements CanActivate {
+  canActivate () { return false }
+}
+
+@Controller('cats')
+class CatsController {
+  constructor (@Inject(CatsService) private readonly cats: CatsService) {}
+  @Get() findAll () { return { data: this.cats.findAll() } }
+  @Get(':id') findOne (@Param('id', ParseIntPipe) id: number) { return { id } }
+  @Post() @UseGuards(AdminGuard) create (@Body('name') name: string) { return this.cats.create(name) }
+}
+
+@Module({ controllers: [CatsController], providers: [CatsService, CatsRepository, AdminGuard], exports: [CatsService] })
+class CatsModule {}
+
+@Module({ imports: [CatsModule] })
+class AppModule {}
+
+function reset () {
+  events.length = 0
+  CatsRepository.built = 0
+}
+
+test('compile() builds providers and controllers without running onModuleInit; init() and close() run the hooks', async () => {
+  reset()
+  const moduleRef: TestingModule = await Test.createTestingModule({
+    controllers: [CatsController],
+    providers: [CatsService, CatsRepository, AdminGuard]
+  }).compile()
+  const controller = moduleRef.get<CatsController>(CatsController)
+  const service = moduleRef.get(CatsService)
+  assert.ok(controller instanceof CatsController)
+  assert.deepEqual(controller.findAll(), { data: ['Tom'] })
+  service.create('Felix')
+  assert.deepEqual(controller.findAll(), { data: ['Tom', 'Felix'] })
+  assert.deepEqual(events, [])
+  assert.equal(await moduleRef.init(), moduleRef)
+  await moduleRef.init()
+  assert.deepEqual(events, ['init'])
+  await moduleRef.close()
+  await moduleRef.close()
+  assert.deepEqual(events, ['init', 'destroy'])
+})
+
+test('overrideProvider / overrideGuard replace by token: useValue, useClass, useFactory with inject', async () => {
+  class FakeRepository { cats = ['Fake'] }
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(CatsRepository).useClass(FakeRepository)
+    .overrideProvider('GREETING').useValue('ignored')
+    .compile()
+    .catch((error: Error & { code?: string }) => error)
+  // A token nothing declares fails at compile(), naming it.
+  assert.equal((moduleRef as Error & { code?: string }).code, 'FDP_ERR_UNKNOWN_OVERRIDE')
+  assert.match((moduleRef as Error).message, /"GREETING"/)
+
+  const compiled = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(CatsRepository).useClass(FakeRepository)
+    .overrideProvider(CatsService).useFactory({ factory: (repository: FakeRepository) => ({ findAll: () => [...repository.cats, 'made'], create: (name: string) => name }), inject: [CatsRepository] })
+    .overrideGuard(AdminGuard).useValue({ canActivate: () => true })
+    .compile()
+  assert.deepEqual(compiled.get(CatsService).findAll(), ['Fake', 'made'])
+  const app = compiled.createNestApplication()
+  await app.init()
+  assert.deepEqual((await app.inject('/cats')).json(), { data: ['Fake', 'made'] })
+  assert.equal((await app.inject({ method: 'POST', url: '/cats', payload: { name: 'x' } })).statusCode, 201)
+  await app.close()
+})
+
+test('overrideModule().useModule() swaps a module wherever it is imported', async () => {
+  @Injectable()
+  class StubService { findAll () { return ['stub'] } }
+  @Module({ providers: [{ provide: CatsService, useClass: StubService }], exports: [CatsService] })
+  class StubCatsModule {}
+  @Controller('stub')
+  class StubController {
+    constructor (@Inject(CatsService) private readonly cats: CatsService) {}
+    @Get() all () { return this.cats.findAll() }
+  }
+  @Module({ imports: [CatsModule], controllers: [StubController], exports: [CatsModule] })
+  class FeatureModule {}
+
+  const moduleRef = await Test.createTestingModule({ imports: [FeatureModule] })
+    .overrideModule(CatsModule).useModule(StubCatsModule)
+    .compile()
+  assert.deepEqual(moduleRef.get(StubController).all(), ['stub'])
+  assert.throws(() => moduleRef.get(CatsController), { code: 'FDP_ERR_UNKNOWN_TOKEN' })
+  await moduleRef.close()
+})
+
+test('an e2e spec: createNestApplication, useGlobalPipes, init, then supertest and inject; instances are built once', async () => {
+  reset()
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const service = moduleRef.get(CatsService)
+  assert.equal(CatsRepository.built, 1)
+
+  const app: INestApplication = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter())
+  app.useGlobalPipes(new ValidationPipe())
+  await app.init()
+  assert.equal(await app.init(), app)
+  assert.deepEqual(events, ['init'])
+  // The application serves what compile() built: state set through the module is visible over HTTP.
+  assert.equal(CatsRepository.built, 1)
+  assert.equal(moduleRef.get(CatsService), service)
+  assert.equal(app.get(CatsService), service)
+  service.create('Felix')
+
+  await request(app.getHttpServer()).get('/cats').expect(200).expect({ data: ['Tom', 'Felix'] })
+  await request(app.getHttpServer()).post('/cats').send({ name: 'Meow' }).expect(403)
+  await request(app.getHttpServer()).get('/cats/abc').expect(400)
+  const res = await (app as NestFastifyApplication).inject({ method: 'GET', url: '/cats/7' })
+  assert.deepEqual(res.json(), { id: 7 })
+  const fastify = app.getHttpAdapter().getInstance<FastifyInstance>()
+  assert.equal(fastify.server, app.getHttpServer())
+  await fastify.ready()
+
+  await app.close()
+  await moduleRef.close()
+  assert.deepEqual(events, ['init', 'destroy'])
+})
+
+test('setGlobalPrefix, enableVersioning and useGlobalGuards become the plugin\'s prefix, versioning and globalGuards', async () => {
+  @Controller('dogs')
+  class DogsController {
+    @Get() @Version('1') v1 () { return 'v1' }
+    @Get() @Version('2') v2 () { return 'v2' }
+  }
+  @Module({ controllers: [DogsController] })
+  class DogsModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [DogsModule] }).compile()
+  const app = moduleRef.createNestApplication<NestFastifyApplication>()
+  app.setGlobalPrefix('api').enableVersioning({ type: VersioningType.URI })
+  await app.init()
+  assert.equal((await app.inject('/api/v1/dogs')).body, 'v1')
+  assert.equal((await app.inject('/api/v2/dogs')).body, 'v2')
+  assert.equal((await app.inject('/v1/dogs')).statusCode, 404)
+  assert.throws(() => app.useGlobalPipes({ transform: (v: unknown) => v }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /after init\(\)/ })
+  await app.close()
+
+  const header = (await Test.createTestingModule({ imports: [DogsModule] }).compile()).createNestApplication()
+  header.enableVersioning({ type: VersioningType.HEADER, header: 'X-Version' })
+  header.useGlobalGuards({ canActivate: () => false })
+  await header.init()
+  assert.equal((await header.inject({ url: '/dogs', headers: { 'x-version': '2' } })).statusCode, 403)
+  await header.close()
+
+  const defaults = (await Test.createTestingModule({ imports: [DogsModule] }).compile()).createNestApplication()
+  // enableVersioning() with no options is URI versioning, as in NestJS.
+  await defaults.enableVersioning().init()
+  assert.equal((await defaults.inject('/v2/dogs')).body, 'v2')
+  await defaults.close()
+})
+
+test('new FastifyAdapter(app) serves the module inside an existing app; its plain routes keep answering', async () => {
+  const existing = Fastify()
+  existing.get('/health', async () => ({ ok: true }))
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const app = moduleRef.createNestApplication(new FastifyAdapter(existing))
+  await app.register(async function plainPlugin (instance) { instance.get('/from-plugin', async () => 'plugin') })
+  await app.init()
+  assert.equal(app.getHttpAdapter().getInstance(), existing)
+  assert.deepEqual((await existing.inject('/health')).json(), { ok: true })
+  assert.deepEqual((await existing.inject('/cats')).json(), { data: ['Tom'] })
+  assert.equal((await existing.inject('/from-plugin')).body, 'plugin')
+  await app.close()
+})
+
+test('listen() initializes and listens; getUrl() gives the address', async () => {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const app = moduleRef.createNestApplication()
+  const server = await app.listen(0, '127.0.0.1')
+  assert.equal(server, app.getHttpServer())
+  const url = await app.getUrl()
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/)
+  const res = await fetch(`${url}/cats`)
+  assert.deepEqual(await res.json(), { data: ['Tom'] })
+  await app.close()
+  await assert.rejects(app.getUrl(), { code: 'FDP_ERR_INVALID_OPTIONS' })
+})
+
+test('setViewEngine() registers @fastify/view for @Render routes', async () => {
+  @Controller()
+  class PagesController {
+    @Get() @Render('index') index () { return { title: 'Cats', items: ['Tom'] } }
+  }
+  @Module({ controllers: [PagesController] })
+  class PagesModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [PagesModule] }).compile()
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter())
+  app.setViewEngine({ engine: { ejs }, templates: fileURLToPath(new URL('../fixtures/views', import.meta.url)) })
+  await app.init()
+  const res = await app.inject('/')
+  assert.equal(res.headers['content-type'], 'text/html; charset=utf-8')
+  assert.match(res.body, /Cats/)
+  await app.close()
+})
+
+test('a provider that injects FASTIFY gets the application\'s own context, not the compiled one', async () => {
+  @Injectable()
+  class Decorated {
+    constructor (@Inject(FASTIFY) readonly fastify: FastifyInstance) {}
+  }
+  @Controller('who')
+  class WhoController {
+    constructor (@Inject(Decorated) private readonly decorated: Decorated) {}
+    @Get() who () { return (this.decorated.fastify as unknown as { tag?: string }).tag ?? 'none' }
+  }
+  @Module({ controllers: [WhoController], providers: [Decorated] })
+  class WhoModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [WhoModule] }).compile()
+  const existing = Fastify()
+  existing.decorate('tag', 'app')
+  const app = moduleRef.createNestApplication(new FastifyAdapter(existing))
+  await app.init()
+  assert.equal((await app.inject('/who')).body, 'app')
+  await app.close()
+})
+
+test('an application closed before init() runs the module\'s destroy hooks once and releases both instances', async () => {
+  reset()
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const app = moduleRef.createNestApplication()
+  await app.close()
+  await moduleRef.close()
+  assert.deepEqual(events, ['destroy'])
+  assert.equal(app.getHttpAdapter().getInstance<FastifyInstance>().server.listening, false)
+})
+
+test('bad arguments fail with FDP_ERR_INVALID_OPTIONS and say what to do', async () => {
+  assert.throws(() => Test.createTestingModule(null as any), { code: 'FDP_ERR_INVALID_OPTIONS' })
+  assert.throws(() => Test.createTestingModule({ imports: [AppModule] }).overrideProvider(42 as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /takes a token/ })
+  assert.throws(() => Test.createTestingModule({}).overrideProvider(CatsService).useFactory({} as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /\{ factory, inject\? \}/ })
+  assert.throws(() => Test.createTestingModule({}).overrideModule(CatsService as any), { code: 'FDP_ERR_INVALID_OPTIONS' })
+  assert.throws(() => new FastifyAdapter('x' as any), { code: 'FDP_ERR_INVALID_OPTIONS' })
+
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  assert.throws(() => moduleRef.get(CatsService, { strict: true }), { code: 'FDP_ERR_INVALID_OPTIONS' })
+  assert.throws(() => moduleRef.createNestApplication({} as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /FastifyAdapter/ })
+  assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
+  const app = moduleRef.createNestApplication()
+  assert.throws(() => moduleRef.createNestApplication(), { code: 'FDP_ERR_INVALID_OPTIONS', message: /already called/ })
+  assert.throws(() => app.setGlobalPrefix('api', { exclude: ['health'] } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /exclude/ })
+  await app.close()
+})
+
+test('a pipe given to useGlobalPipes runs on every route, before parameter pipes', async () => {
+  const seen: unknown[] = []
+  const tap: PipeTransform = { transform: (value) => { seen.push(value); return value } }
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const app = moduleRef.createNestApplication()
+  app.useGlobalPipes(tap)
+  await app.init()
+  assert.deepEqual((await app.inject('/cats/3')).json(), { id: 3 })
+  assert.deepEqual(seen, ['3'])
+  await app.close()
+})

@@ -1,0 +1,57 @@
+// The application object of NestJS's API (`INestApplication`), as the testing entry's
+// `createNestApplication()` gives it, so NestJS specs and bootstrap code type-check unchanged.
+import type { FastifyInstance, FastifyListenOptions } from 'fastify'
+import type { CanActivate, EnhancerEntry, ExceptionFilter, InjectionToken, NestInterceptor, PipeTransform, VersioningOptions } from './index.js'
+
+/** `setGlobalPrefix(prefix, options)`: NestJS's `exclude` list is not supported (it fails with a message). */
+export interface GlobalPrefixOptions { exclude?: never }
+
+/** The part of NestJS's HTTP adapter that applications and specs use. */
+export interface HttpAdapter<TInstance = FastifyInstance> {
+  getInstance<T = TInstance>(): T
+  getHttpServer<T = any>(): T
+  getType(): string
+}
+
+export interface INestApplicationContext {
+  /** A provider or controller instance by token (singletons). */
+  get<T = any>(token: InjectionToken<T>): T
+  /** A request-scoped or transient provider, built for a fresh request context. */
+  resolve<T = any>(token: InjectionToken<T>): Promise<T>
+  /** Runs every `onModuleInit`; resolves to the context itself. */
+  init(): Promise<this>
+  /** Runs every `onModuleDestroy` and releases the Fastify instance. */
+  close(): Promise<void>
+}
+
+export interface INestApplication extends INestApplicationContext {
+  /** Registers the application on its Fastify instance and makes it ready. */
+  init(): Promise<this>
+  /** `init()`, then listens; resolves to Node's HTTP server. */
+  listen(port: number | string, hostname?: string): Promise<any>
+  /** The address the application listens on, such as `http://127.0.0.1:3000`. */
+  getUrl(): Promise<string>
+  /** Node's HTTP server (what supertest's `request()` takes). */
+  getHttpServer(): any
+  getHttpAdapter(): HttpAdapter
+  useGlobalGuards(...guards: Array<EnhancerEntry<CanActivate>>): this
+  useGlobalPipes(...pipes: Array<EnhancerEntry<PipeTransform>>): this
+  useGlobalInterceptors(...interceptors: Array<EnhancerEntry<NestInterceptor>>): this
+  useGlobalFilters(...filters: Array<EnhancerEntry<ExceptionFilter>>): this
+  /** Versioning (`{ type: VersioningType.URI }` when no options are given, as in NestJS). */
+  enableVersioning(options?: VersioningOptions): this
+  setGlobalPrefix(prefix: string, options?: GlobalPrefixOptions): this
+}
+
+/** The Fastify flavour of the application, as `@nestjs/platform-fastify` names it. */
+export interface NestFastifyApplication<TInstance extends FastifyInstance = FastifyInstance> extends INestApplication {
+  getHttpAdapter(): HttpAdapter<TInstance>
+  listen(port: number | string, hostname?: string): Promise<any>
+  listen(options: FastifyListenOptions): Promise<any>
+  /** Fastify's `inject()`, on the application once it is initialized. */
+  inject: FastifyInstance['inject']
+  /** Registers a Fastify plugin on the application's instance (before `init()`). */
+  register(...args: Parameters<FastifyInstance['register']>): Promise<this>
+  /** Options for @fastify/view (`{ engine: { ejs }, templates }`), for `@Render` routes. */
+  setViewEngine(options: Record<string, unknown>): this
+}
