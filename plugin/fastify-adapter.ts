@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyPluginOptions, type FastifyRegisterOptions, type FastifyServerOptions } from 'fastify'
+import type { FastifyPlugin } from '../types/index.js'
 import { ERR_INVALID_OPTIONS, describe } from './errors.js'
 
 function isFastifyInstance (value: unknown): value is FastifyInstance {
@@ -29,8 +30,8 @@ export class FastifyAdapter<TInstance extends FastifyInstance = FastifyInstance>
   getType (): string { return 'fastify' }
 
   /** Registers a Fastify plugin on the instance. */
-  register (...args: Parameters<FastifyInstance['register']>): ReturnType<FastifyInstance['register']> {
-    return this.#instance.register(...args)
+  register<O extends FastifyPluginOptions = any> (plugin: FastifyPlugin<O>, options?: FastifyRegisterOptions<O>): ReturnType<FastifyInstance['register']> {
+    return this.#instance.register(plugin as FastifyPluginAsync<O>, options as FastifyRegisterOptions<O>)
   }
 
   /** Fastify's `inject()`: a request without a network. */

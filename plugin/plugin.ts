@@ -16,6 +16,7 @@ import { addProviderHooks } from './hooks.js'
 import { ERR_ALREADY_REGISTERED, ERR_INVALID_OPTIONS, describe } from './errors.js'
 import { kApplication } from './symbols.js'
 import { internalOptions } from './internal-options.js'
+import { applyMiddleware } from './middleware.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -115,6 +116,8 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     })
     await container.instantiate()
     await refs.fill()
+    // Before the app is ready, while the routes' hooks can still be added to.
+    if (serving) await applyMiddleware(container, modules, [...plans.values()].flat(), { prefix: options.prefix ?? '', versioning: options.versioning })
     const targets = lifecycleOrder(container, modules)
     if (internal?.manualLifecycle) {
       internal.manualLifecycle({ container, init: () => runInit(targets), destroy: () => runDestroy(targets) })

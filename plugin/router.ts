@@ -16,6 +16,7 @@ import { buildUploadHook, checkMultipart, wantsUploads } from './uploads.js'
 import { handlerVersion } from './versioning.js'
 import { checkConstraints, routeOptionsOf } from './route-options.js'
 import { ERR_DUPLICATE_ROUTE, ERR_INVALID_DECLARATION } from './errors.js'
+import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
 
 /** Joins path pieces into `/a/b`, never doubling or dropping slashes; '' when empty. */
 export function joinPath (...parts: string[]): string {
@@ -30,7 +31,7 @@ export interface Globals {
   filters: Array<EnhancerRef<ExceptionFilter>>
 }
 
-interface RoutePlan {
+export interface RoutePlan {
   owner: string
   methods: string[]
   url: string
@@ -44,6 +45,8 @@ interface RoutePlan {
   /** Takes @UploadedFile(s): needs @fastify/multipart in its context. */
   uploads: boolean
   build: () => Partial<RouteOptions>
+  /** Filled once the application is built (middleware, request context), before the app is ready. */
+  hooks: LateRouteHooks
 }
 
 export interface ControllerPlan {
@@ -155,7 +158,7 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
         const fullUrl = joinPath(prefix, url) || '/'
         for (const slash of slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)) {
           const ending = slash ? '/' : ''
-          routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash, constraints, render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), build })
+          routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash, constraints, render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), build, hooks: lateRouteHooks() })
         }
       }
     }
@@ -281,8 +284,11 @@ export async function registerController (parent: FastifyInstance, plan: Control
     for (const route of plan.routes) {
       const options = route.build()
       const context = route.rawBody ? rawContext! : instance
+      if (options.preValidation) route.hooks.preValidation.push(options.preValidation as LateRouteHooks['preValidation'][number])
       context.route({
         ...options,
+        onRequest: route.hooks.onRequest,
+        preValidation: route.hooks.preValidation,
         // One method as a string, as a plain Fastify route has it in request.routeOptions.
         method: route.methods.length === 1 ? route.methods[0] : route.methods,
         url: route.url === '' && plan.prefix === '' ? '/' : route.url,

@@ -7,6 +7,7 @@ import {
 } from '../plugin/index.js'
 import type { ArgumentMetadata, ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, PipeTransform } from '../plugin/index.js'
 import { build } from './helpers/app.js'
+import { effectiveHooks } from './helpers/routes.js'
 
 const forbidden = { statusCode: 403, message: 'Forbidden resource', error: 'Forbidden' }
 
@@ -213,7 +214,9 @@ test('the chain is composed at registration: a plain route has no hook, no error
     app.addHook('onRoute', (route) => { if (route.method !== 'HEAD') routes.set(route.url, route) })
   })
   const plain = routes.get('/plain')!
-  assert.equal(plain.preValidation, undefined)
+  // Fastify's own view once ready: the route's hook arrays stay empty, so it runs no hook.
+  assert.deepEqual(effectiveHooks(app, '/plain (GET)'), [])
+  assert.deepEqual(effectiveHooks(app, '/full/:id (GET)'), ['(preValidation) ["fdpGuards()"]'])
   assert.equal(plain.errorHandler, undefined)
   assert.notEqual(plain.handler.constructor.name, 'AsyncFunction')
   assert.deepEqual((await app.inject('/plain')).json(), ['a'])
@@ -222,7 +225,7 @@ test('the chain is composed at registration: a plain route has no hook, no error
   assert.equal(nothing.body, '')
 
   const full = routes.get('/full/:id')!
-  assert.equal(typeof full.preValidation, 'function')
+  assert.deepEqual((full.preValidation as Function[]).map((hook) => typeof hook), ['function'])
   // Controller-level filters are the controller context's error handler, not a per-route one.
   assert.equal(full.errorHandler, undefined)
 })

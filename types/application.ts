@@ -1,7 +1,13 @@
 // The application object of NestJS's API (`INestApplication`), as the testing entry's
 // `createNestApplication()` gives it, so NestJS specs and bootstrap code type-check unchanged.
-import type { FastifyInstance, FastifyListenOptions } from 'fastify'
+import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type { CanActivate, EnhancerEntry, ExceptionFilter, InjectionToken, NestInterceptor, PipeTransform, VersioningOptions } from './index.js'
+
+/** A Fastify plugin as `register()` takes it: a function, or an ES module of one. */
+export type FastifyPlugin<Options extends FastifyPluginOptions = any> =
+  | FastifyPluginCallback<Options>
+  | FastifyPluginAsync<Options>
+  | Promise<{ default: FastifyPluginCallback<Options> | FastifyPluginAsync<Options> }>
 
 /** `setGlobalPrefix(prefix, options)`: NestJS's `exclude` list is not supported (it fails with a message). */
 export interface GlobalPrefixOptions { exclude?: never }
@@ -51,7 +57,7 @@ export interface NestFastifyApplication<TInstance extends FastifyInstance = Fast
   /** Fastify's `inject()`, on the application once it is initialized. */
   inject: FastifyInstance['inject']
   /** Registers a Fastify plugin on the application's instance (before `init()`). */
-  register(...args: Parameters<FastifyInstance['register']>): Promise<this>
+  register<Options extends FastifyPluginOptions = any>(plugin: FastifyPlugin<Options>, options?: FastifyRegisterOptions<Options>): Promise<this>
   /** Options for @fastify/view (`{ engine: { ejs }, templates }`), for `@Render` routes. */
   setViewEngine(options: Record<string, unknown>): this
 }

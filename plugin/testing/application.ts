@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyListenOptions } from 'fastify'
+import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
-  CanActivate, Container as PublicContainer, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, GlobalPrefixOptions,
+  CanActivate, Container as PublicContainer, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, FastifyPlugin, GlobalPrefixOptions,
   InjectionToken, NestFastifyApplication, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
 import { decoratorPlugin } from '../plugin.js'
@@ -82,9 +82,9 @@ export class TestingApplication implements NestFastifyApplication {
 
   inject: FastifyInstance['inject'] = (...args: any[]) => (this.#fastify.inject as (...args: any[]) => any)(...args)
 
-  async register (...args: Parameters<FastifyInstance['register']>): Promise<this> {
+  async register<O extends FastifyPluginOptions = any> (plugin: FastifyPlugin<O>, options?: FastifyRegisterOptions<O>): Promise<this> {
     this.#unstarted('register()')
-    await this.#fastify.register(...args)
+    await this.#fastify.register(plugin as FastifyPluginAsync<O>, options as FastifyRegisterOptions<O>)
     return this
   }
 

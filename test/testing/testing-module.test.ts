@@ -187,7 +187,7 @@ test('new FastifyAdapter(app) serves the module inside an existing app; its plai
   existing.get('/health', async () => ({ ok: true }))
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
   const app = moduleRef.createNestApplication(new FastifyAdapter(existing))
-  await app.register(async function plainPlugin (instance) { instance.get('/from-plugin', async () => 'plugin') })
+  await app.register(async function plainPlugin (instance: FastifyInstance) { instance.get('/from-plugin', async () => 'plugin') })
   await app.init()
   assert.equal(app.getHttpAdapter().getInstance(), existing)
   assert.deepEqual((await existing.inject('/health')).json(), { ok: true })

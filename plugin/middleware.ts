@@ -1,0 +1,231 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { MiddlewareConfigProxy, MiddlewareConsumer, RouteInfo, Type, VersioningOptions, VersionValue } from '../types/index.js'
+import type { Binding, Container } from './container.js'
+import type { ModuleNode } from './scanner.js'
+import type { ControllerPlan, RoutePlan } from './router.js'
+import { joinPath } from './router.js'
+import { controllerDefinition } from './controller.js'
+import { httpMethod, RequestMethod } from './request-method.js'
+import { matchRoute, parsePattern, requestPath, type PathPattern, type Verdict } from './route-pattern.js'
+import { asError } from './exception-handler.js'
+import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+
+type Middleware = (req: any, res: any, next: (error?: unknown) => void) => unknown
+type Target = { pattern: PathPattern, method?: string } | { controller: Type }
+type Condition = (request: FastifyRequest) => boolean
+
+interface Configuration {
+  module: ModuleNode
+  middleware: Function[]
+  routes: Target[]
+  excluded: Target[]
+}
+
+interface PathContext {
+  prefix: string
+  versioning: VersioningOptions | undefined
+}
+
+const isClassSyntax = (fn: Function): boolean => /^class[\s{]/.test(Function.prototype.toString.call(fn))
+
+/** What configure(consumer) receives: it records what apply().exclude().forRoutes() say. */
+class Consumer implements MiddlewareConsumer {
+  readonly configurations: Configuration[] = []
+  readonly #module: ModuleNode
+  readonly #paths: PathContext
+
+  constructor (module: ModuleNode, paths: PathContext) {
+    this.#module = module
+    this.#paths = paths
+  }
+
+  apply (...entries: Array<Type | Function | Array<Type | Function>>): MiddlewareConfigProxy {
+    const where = `${this.#module.name}.configure(): apply()`
+    const middleware = entries.flat()
+    if (middleware.length === 0) throw new ERR_INVALID_DECLARATION(`${where} needs at least one middleware class or function.`)
+    middleware.forEach((item, index) => {
+      if (typeof item !== 'function') {
+        throw new ERR_INVALID_DECLARATION(`${where} entry ${index} is ${describe(item)}; give a class with use(req, res, next) or a function (req, res, next).`)
+      }
+      if (typeof item.prototype?.use !== 'function' && isClassSyntax(item)) {
+        throw new ERR_INVALID_DECLARATION(`${where} entry ${index} is the class ${item.name}, which has no use() method. Implement NestMiddleware: use(req, res, next).`)
+      }
+    })
+    let excluded: Target[] = []
+    const proxy: MiddlewareConfigProxy = {
+      exclude: (...routes) => {
+        excluded = routes.map((route, index) => this.#target(route, `${this.#module.name}.configure(): exclude() entry ${index}`, false))
+        return proxy
+      },
+      forRoutes: (...routes) => {
+        if (routes.length === 0) throw new ERR_INVALID_DECLARATION(`${this.#module.name}.configure(): forRoutes() needs at least one path, controller or { path, method }.`)
+        const targets = routes.map((route, index) => this.#target(route, `${this.#module.name}.configure(): forRoutes() entry ${index}`, true))
+        this.configurations.push({ module: this.#module, middleware, routes: targets, excluded })
+        return this
+      }
+    }
+    return proxy
+  }
+
+  #target (route: unknown, where: string, controllers: boolean): Target {
+    if (typeof route === 'string') return { pattern: this.#pattern(route, undefined, where) }
+    if (typeof route === 'function' && controllers) {
+      if (controllerDefinition(route) === undefined) throw new ERR_INVALID_DECLARATION(`${where} is the class ${route.name}, which is not a @Controller(); give a controller, a path or { path, method }.`)
+      return { controller: route as Type }
+    }
+    const info = route as RouteInfo
+    if (typeof info?.path !== 'string' || !(info.method in RequestMethod || (info.method as number) === -1)) {
+      const kinds = controllers ? 'a path, a controller or { path, method: RequestMethod.GET }' : 'a path or { path, method: RequestMethod.GET }'
+      throw new ERR_INVALID_DECLARATION(`${where} is ${describe(route)}; give ${kinds}.`)
+    }
+    return { pattern: this.#pattern(info.path, info.version, where), method: httpMethod(info.method) }
+  }
+
+  // Patterns are relative to the app's prefix (and, under URI versioning, a version's segment), as in NestJS.
+  #pattern (path: string, version: VersionValue | undefined, where: string): PathPattern {
+    const { prefix, versioning } = this.#paths
+    const segment = versioning?.type === 'uri' && typeof version === 'string'
+      ? `${versioning.prefix === false ? '' : versioning.prefix ?? 'v'}${version}`
+      : ''
+    const all = parsePattern(path, where).all
+    return parsePattern(all && prefix === '' && segment === '' ? path : joinPath(prefix, segment, all ? '{*path}' : path), where)
+  }
+}
+
+interface Step {
+  name: string
+  when?: Condition
+  get: (request: FastifyRequest) => Middleware | Promise<Middleware>
+}
+
+/**
+ * Calls configure(consumer) on every module instance that has it (global modules first, then
+ * from the root down, as NestJS orders them), builds the middleware classes through DI in the
+ * module that applies them, and adds one onRequest hook to each route some middleware matches.
+ * Routes no middleware matches get nothing.
+ */
+export async function applyMiddleware (container: Container, modules: ModuleNode[], plans: ControllerPlan[], paths: PathContext): Promise<void> {
+  const order = [...modules].sort((a, b) => Number(b.global) - Number(a.global) || (a.global ? 0 : a.distance - b.distance) || a.order - b.order)
+  const configurations: Configuration[] = []
+  for (const module of order) {
+    const instance = container.moduleClass(module).instance as { configure?: (consumer: MiddlewareConsumer) => unknown } | undefined
+    if (typeof instance?.configure !== 'function') continue
+    const consumer = new Consumer(module, paths)
+    await instance.configure(consumer)
+    configurations.push(...consumer.configurations)
+  }
+  if (configurations.length === 0) return
+
+  // Classes become bindings of their module; the new ones are checked and built like the rest.
+  const bindings = new Map<Configuration, Array<Binding | Middleware>>(configurations.map((configuration) => [
+    configuration,
+    configuration.middleware.map((item) => typeof (item as Type).prototype?.use === 'function' ? container.enhancer(configuration.module, item as Type) : item as Middleware)
+  ]))
+  container.finalize()
+  await container.instantiate()
+
+  const routes = plans.flatMap((plan) => plan.routes.map((route) => ({ route, cls: plan.cls })))
+  for (const { route, cls } of routes) {
+    const steps: Step[] = []
+    for (const configuration of configurations) {
+      const when = applies(configuration, route, cls)
+      if (when === false) continue
+      for (const item of bindings.get(configuration)!) {
+        steps.push({ name: typeof item === 'function' ? item.name || 'anonymous middleware' : item.definition.useClass?.name ?? String(item.token), when: when === true ? undefined : when, get: await getter(item, container) })
+      }
+    }
+    if (steps.length > 0) route.hooks.onRequest.push(middlewareHook(steps))
+  }
+}
+
+// Once: the function, or the class instance's use(); request-scoped ones per request.
+async function getter (item: Binding | Middleware, container: Container): Promise<Step['get']> {
+  if (typeof item === 'function') return () => item
+  const bound = (instance: { use: Middleware }): Middleware => instance.use.bind(instance)
+  if (item.perRequest) return (request) => Promise.resolve(container.resolveIn(item, request)).then((instance) => bound(instance as { use: Middleware }))
+  const instance = item.transient ? await container.resolveIn(item, {} as FastifyRequest) : item.instance
+  const use = bound(instance as { use: Middleware })
+  return () => use
+}
+
+/** Whether a configuration's middleware runs on a route: always, never, or as the request decides. */
+function applies (configuration: Configuration, route: RoutePlan, cls: Type): boolean | Condition {
+  const included = combine(configuration.routes.map((target) => verdict(target, route, cls)))
+  if (included === false) return false
+  const excluded = combine(configuration.excluded.map((target) => verdict(target, route, cls)))
+  if (excluded === true) return false
+  if (excluded === false) return included
+  return included === true ? (request) => !excluded(request) : (request) => included(request) && !excluded(request)
+}
+
+function verdict (target: Target, route: RoutePlan, cls: Type): boolean | Condition {
+  if ('controller' in target) return target.controller === cls
+  const { pattern, method } = target
+  let byMethod: Verdict = 'yes'
+  if (method !== undefined) byMethod = !route.methods.includes(method) ? 'no' : route.methods.length > 1 ? 'maybe' : 'yes'
+  const byPath = matchRoute(pattern, route.fullUrl)
+  if (byMethod === 'no' || byPath === 'no') return false
+  if (byMethod === 'yes' && byPath === 'yes') return true
+  return (request) => (method === undefined || request.method === method) && (byPath === 'yes' || pattern.regexp.test(requestPath(request.url)))
+}
+
+// Any of the verdicts: true if one always holds, false if none can, else a test per request.
+function combine (verdicts: Array<boolean | Condition>): boolean | Condition {
+  if (verdicts.includes(true)) return true
+  const conditions = verdicts.filter((item): item is Condition => typeof item === 'function')
+  if (conditions.length === 0) return false
+  return conditions.length === 1 ? conditions[0] : (request) => conditions.some((condition) => condition(request))
+}
+
+/**
+ * One onRequest hook running a route's middleware in order, with what NestJS on Fastify gives
+ * them (through @fastify/middie): Node's request and response, augmented as middie does, and
+ * `next`. A middleware that answers (res.end()) ends the request there; an error it throws,
+ * rejects with or passes to next(err) goes to the route's exception filters.
+ */
+function middlewareHook (steps: Step[]) {
+  return function fdpMiddleware (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    const req = request.raw as FastifyRequest['raw'] & Record<string, unknown>
+    const res = reply.raw as FastifyReply['raw'] & Record<string, unknown>
+    req.originalUrl ??= req.url
+    req.id = request.id
+    req.hostname = request.hostname
+    req.ip = request.ip
+    req.ips = request.ips
+    req.log = res.log = request.log
+    let finished = false
+    const finish = (error?: unknown): void => {
+      if (finished) return
+      finished = true
+      done(error === undefined ? undefined : asError(error))
+    }
+    const run = (index: number): void => {
+      while (index < steps.length && steps[index].when?.(request) === false) index++
+      if (index === steps.length) return finish()
+      const step = steps[index]
+      let called = false
+      const next = (error?: unknown): void => {
+        if (called || finished) return
+        called = true
+        if (error !== undefined && error !== null) return finish(error)
+        // Answered by the middleware: nothing else runs, as with middie.
+        if (res.writableEnded) return
+        run(index + 1)
+      }
+      const failed = (error: unknown): void => {
+        if (!called && !finished) return finish(error)
+        request.log.error({ err: asError(error) }, `Middleware ${step.name} failed after calling next()`)
+      }
+      try {
+        const middleware = step.get(request)
+        const result = typeof (middleware as Promise<Middleware>).then === 'function'
+          ? (middleware as Promise<Middleware>).then((use) => use(req, res, next))
+          : (middleware as Middleware)(req, res, next)
+        if (typeof (result as PromiseLike<unknown>)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, failed)
+      } catch (error) {
+        failed(error)
+      }
+    }
+    run(0)
+  }
+}

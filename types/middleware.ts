@@ -1,0 +1,34 @@
+// Middleware as NestJS declares it: a module's configure(consumer) applies NestMiddleware classes
+// or functions to routes. They run on Fastify's onRequest hook of the matching routes.
+import type { RequestMethod } from '../plugin/request-method.js'
+import type { Type, VersionValue } from './index.js'
+
+/** A middleware class (built through DI in the module that applies it). */
+export interface NestMiddleware<TRequest = any, TResponse = any> {
+  /** Gets Node's request and response (as NestJS on Fastify gives them) and `next`. */
+  use(req: TRequest, res: TResponse, next: (error?: any) => void): any
+}
+
+/** A module class with middleware: `configure()` is called on its instance once it is built. */
+export interface NestModule {
+  configure(consumer: MiddlewareConsumer): any
+}
+
+/** A route in forRoutes()/exclude(): a path pattern and a method (`version`: a URI version). */
+export interface RouteInfo {
+  path: string
+  method: RequestMethod
+  version?: VersionValue
+}
+
+export interface MiddlewareConsumer {
+  /** The middleware, in order: NestMiddleware classes or `(req, res, next) => void` functions. */
+  apply(...middleware: Array<Type | Function | Array<Type | Function>>): MiddlewareConfigProxy
+}
+
+export interface MiddlewareConfigProxy {
+  /** Routes the middleware skips: path patterns or `{ path, method }`. */
+  exclude(...routes: Array<string | RouteInfo>): MiddlewareConfigProxy
+  /** Routes the middleware runs on: path patterns (`'cats'`, `'cats/*'`, `'*'`), controller classes or `{ path, method }`. */
+  forRoutes(...routes: Array<string | Type | RouteInfo>): MiddlewareConsumer
+}
