@@ -17,6 +17,7 @@ import { ERR_ALREADY_REGISTERED, ERR_INVALID_OPTIONS, describe } from './errors.
 import { kApplication } from './symbols.js'
 import { internalOptions } from './internal-options.js'
 import { applyMiddleware } from './middleware.js'
+import { addRequestContext, useAppLogger } from './logger.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -117,7 +118,12 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     await container.instantiate()
     await refs.fill()
     // Before the app is ready, while the routes' hooks can still be added to.
-    if (serving) await applyMiddleware(container, modules, [...plans.values()].flat(), { prefix: options.prefix ?? '', versioning: options.versioning })
+    if (serving) {
+      const controllers = [...plans.values()].flat()
+      await applyMiddleware(container, modules, controllers, { prefix: options.prefix ?? '', versioning: options.versioning })
+      addRequestContext(controllers.flatMap((plan) => plan.routes))
+      useAppLogger(root)
+    }
     const targets = lifecycleOrder(container, modules)
     if (internal?.manualLifecycle) {
       internal.manualLifecycle({ container, init: () => runInit(targets), destroy: () => runDestroy(targets) })

@@ -1,6 +1,7 @@
 // The application object of NestJS's API (`INestApplication`), as the testing entry's
 // `createNestApplication()` gives it, so NestJS specs and bootstrap code type-check unchanged.
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
+import type { LoggerService, LogLevel } from './logger.js'
 import type { CanActivate, EnhancerEntry, ExceptionFilter, InjectionToken, NestInterceptor, PipeTransform, VersioningOptions } from './index.js'
 
 /** A Fastify plugin as `register()` takes it: a function, or an ES module of one. */
@@ -28,6 +29,10 @@ export interface INestApplicationContext {
   init(): Promise<this>
   /** Runs every `onModuleDestroy` and releases the Fastify instance. */
   close(): Promise<void>
+  /** `Logger.overrideLogger()`: a LoggerService, the levels to keep, or false for none. */
+  useLogger(logger: LoggerService | LogLevel[] | false): void
+  /** `Logger.flush()`: writes the lines held back by `Logger.attachBuffer()`. */
+  flushLogs(): void
 }
 
 export interface INestApplication extends INestApplicationContext {

@@ -187,3 +187,4 @@ export interface UploadedFileOptions {
 // NestJS's application, middleware and logger types, for code moved from NestJS.
 export type * from './application.js'
 export type * from './middleware.js'
+export type * from './logger.js'

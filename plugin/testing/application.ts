@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
   CanActivate, Container as PublicContainer, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, FastifyPlugin, GlobalPrefixOptions,
-  InjectionToken, NestFastifyApplication, NestInterceptor, PipeTransform, VersioningOptions
+  InjectionToken, LoggerService, LogLevel, NestFastifyApplication, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../fastify-adapter.js'
+import { Logger } from '../logger.js'
 import { ERR_INVALID_OPTIONS, describe } from '../errors.js'
 
 /** What an application needs from the compiled module it serves. */
@@ -89,6 +90,8 @@ export class TestingApplication implements NestFastifyApplication {
   }
 
   get<T = any> (token: InjectionToken<T>): T { return this.#source.current().get(token) }
+  useLogger (logger: LoggerService | LogLevel[] | false): void { Logger.overrideLogger(logger) }
+  flushLogs (): void { Logger.flush() }
   resolve<T = any> (token: InjectionToken<T>): Promise<T> { return this.#source.current().resolve(token) }
 
   useGlobalGuards (...guards: Array<EnhancerEntry<CanActivate>>): this { return this.#add('useGlobalGuards', this.#options.globalGuards, guards) }

@@ -1,8 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { Container as PublicContainer, InjectionToken, ModuleMetadata, Provider, Type } from '../../types/index.js'
+import type { Container as PublicContainer, InjectionToken, LoggerService, LogLevel, ModuleMetadata, Provider, Type } from '../../types/index.js'
 import { decoratorPlugin } from '../plugin.js'
 import { Module, isModule } from '../module.js'
 import { FastifyAdapter } from '../fastify-adapter.js'
+import { Logger } from '../logger.js'
 import { kInternal, type BuiltApplication } from '../internal-options.js'
 import { ERR_INVALID_OPTIONS, describe, tokenName } from '../errors.js'
 import { seedFrom } from './seed.js'
@@ -154,6 +155,9 @@ export class TestingModule implements ApplicationSource {
   resolve<T = any> (token: InjectionToken<T>): Promise<T> {
     return this.#container.resolve(token)
   }
+
+  useLogger (logger: LoggerService | LogLevel[] | false): void { Logger.overrideLogger(logger) }
+  flushLogs (): void { Logger.flush() }
 
   /** Runs every onModuleInit (an application runs them itself when it is initialized). */
   async init (): Promise<this> {

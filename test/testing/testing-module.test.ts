@@ -6,7 +6,7 @@ import request from 'supertest'
 import ejs from 'ejs'
 import {
   Module, Controller, Get, Post, Param, Body, Injectable, Inject, Render, UseGuards, ParseIntPipe, Version, FASTIFY,
-  FastifyAdapter, VersioningType, ValidationPipe, type CanActivate, type OnModuleInit, type OnModuleDestroy,
+  FastifyAdapter, VersioningType, ValidationPipe, Logger, type CanActivate, type OnModuleInit, type OnModuleDestroy,
   type INestApplication, type NestFastifyApplication, type PipeTransform
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
@@ -283,5 +283,21 @@ test('a pipe given to useGlobalPipes runs on every route, before parameter pipes
   await app.init()
   assert.deepEqual((await app.inject('/cats/3')).json(), { id: 3 })
   assert.deepEqual(seen, ['3'])
+  await app.close()
+})
+
+test('useLogger() and flushLogs() are Logger.overrideLogger() and Logger.flush()', async (t) => {
+  const calls: unknown[][] = []
+  t.after(() => Logger.overrideLogger(true))
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const app = moduleRef.createNestApplication()
+  Logger.attachBuffer()
+  new Logger('Boot').log('held')
+  app.useLogger({ log: (...args: unknown[]) => calls.push(args), error () {}, warn () {} })
+  app.flushLogs()
+  moduleRef.useLogger(false)
+  Logger.log('dropped')
+  moduleRef.flushLogs()
+  assert.deepEqual(calls, [['held', 'Boot']])
   await app.close()
 })

@@ -2,8 +2,8 @@
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import {
-  Injectable, Module, FastifyAdapter, ValidationPipe, VersioningType,
-  type CanActivate, type ExecutionContext, type Request, type INestApplication, type NestFastifyApplication
+  Injectable, Module, FastifyAdapter, ValidationPipe, VersioningType, Logger, RequestMethod,
+  type LoggerService, type NestMiddleware, type NestModule, type MiddlewareConsumer, type CanActivate, type ExecutionContext, type Request, type INestApplication, type NestFastifyApplication
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
 
@@ -56,3 +56,32 @@ export async function e2eSpec (): Promise<void> {
   Test.createTestingModule({}).overrideProvider(42)
   await app.close()
 }
+
+// NestJS's Logger and middleware declarations.
+@Injectable()
+export class LoggingMiddleware implements NestMiddleware {
+  private readonly logger = new Logger(LoggingMiddleware.name)
+  use (req: { method: string, url: string }, res: unknown, next: () => void): void {
+    this.logger.log(`${req.method} ${req.url}`)
+    this.logger.error('failed', new Error('x').stack, 'OtherContext')
+    Logger.warn('static', 'Context')
+    next()
+  }
+}
+
+@Module({ providers: [CatsService] })
+export class LoggedModule implements NestModule {
+  configure (consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(LoggingMiddleware, (req: unknown, res: unknown, next: () => void) => next())
+      .exclude({ path: 'cats', method: RequestMethod.POST }, 'health')
+      .forRoutes('cats', { path: 'dogs', method: RequestMethod.GET })
+    // @ts-expect-error: a route's method is a RequestMethod
+    consumer.apply(LoggingMiddleware).forRoutes({ path: 'x', method: 'GET' })
+  }
+}
+
+export const service: LoggerService = new Logger('Typed', { timestamp: true })
+Logger.overrideLogger(['error', 'warn'])
+// @ts-expect-error: not a log level
+Logger.overrideLogger(['loud'])
