@@ -7,20 +7,27 @@ type PinoLevel = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal'
 const pinoLevels: Record<LogLevel, PinoLevel> = { log: 'info', error: 'error', warn: 'warn', debug: 'debug', verbose: 'trace', fatal: 'fatal' }
 const levelValues: Record<LogLevel, number> = { verbose: 0, debug: 1, log: 2, warn: 3, error: 4, fatal: 5 }
 
-// Process-wide, as NestJS's static logger is: where lines go and which levels pass.
-const state = {
+interface LoggerState {
   /** A Logger has been made or used: applications started from now on carry the request context. */
-  used: false,
+  used: boolean
   /** The loggers of the running applications, the latest last: lines outside a request go to it. */
-  apps: [] as FastifyBaseLogger[],
+  apps: FastifyBaseLogger[]
   /** Logger.overrideLogger(service); null: every line dropped. */
-  override: undefined as LoggerService | null | undefined,
-  levels: undefined as LogLevel[] | undefined,
-  buffer: undefined as Array<() => void> | undefined
+  override: LoggerService | null | undefined
+  levels: LogLevel[] | undefined
+  /** Lines held back while a buffer is attached, and those a detached buffer left for flush(). */
+  buffer: Array<() => void> | undefined
+  pending: Array<() => void>
+  /** The logger of the request being served (request.log, with its id), where one is. */
+  requests: AsyncLocalStorage<FastifyBaseLogger> | undefined
 }
 
-/** The logger of the request being served (request.log, with its id), where one is. */
-let requestLogs: AsyncLocalStorage<FastifyBaseLogger> | undefined
+// Process-wide, as NestJS's static logger is, and shared by both builds of the package when a
+// process loads the two (a Logger of one writes through an application of the other).
+const kState = Symbol.for('fastify-decorator-plugin.logger')
+const state: LoggerState = (globalThis as Record<symbol, LoggerState>)[kState] ??= {
+  used: false, apps: [], override: undefined, levels: undefined, buffer: undefined, pending: [], requests: undefined
+}
 
 function enabled (level: LogLevel): boolean {
   const { levels } = state
@@ -96,7 +103,7 @@ function emit (level: LogLevel, args: unknown[]): void {
     (override[level] as ((...args: unknown[]) => unknown) | undefined)?.apply(override, args)
     return
   }
-  const log = requestLogs?.getStore() ?? state.apps[state.apps.length - 1]
+  const log = state.requests?.getStore() ?? state.apps[state.apps.length - 1]
   if (log === undefined) writeToConsole(level, args)
   else writeTo(log, level, args)
 }
@@ -183,22 +190,19 @@ export class Logger implements LoggerService {
   static detachBuffer (): void {
     const held = state.buffer
     state.buffer = undefined
-    if (held !== undefined) pending.push(...held)
+    if (held !== undefined) state.pending.push(...held)
   }
 
   /** Writes the lines held back, and stops holding. */
   static flush (): void {
     Logger.detachBuffer()
-    for (const line of pending.splice(0)) line()
+    for (const line of state.pending.splice(0)) line()
   }
 
   static getTimestamp (): string {
     return new Date().toLocaleString(undefined, { year: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', day: '2-digit', month: '2-digit' })
   }
 }
-
-// Lines held by a buffer that was detached before flush().
-const pending: Array<() => void> = []
 
 /** While the application runs, lines outside a request go through its logger. */
 export function useAppLogger (app: FastifyInstance): void {
@@ -211,7 +215,7 @@ export function useAppLogger (app: FastifyInstance): void {
 
 // Fastify carries the context on through body parsing (its parsers resume in the request's scope).
 function enterRequest (request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  requestLogs!.run(request.log, done)
+  state.requests!.run(request.log, done)
 }
 
 /**
@@ -221,6 +225,6 @@ function enterRequest (request: FastifyRequest, reply: FastifyReply, done: () =>
  */
 export function addRequestContext (routes: RoutePlan[]): void {
   if (!state.used) return
-  requestLogs ??= new AsyncLocalStorage()
+  state.requests ??= new AsyncLocalStorage()
   for (const route of routes) route.hooks.onRequest.unshift(enterRequest)
 }

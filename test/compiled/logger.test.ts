@@ -2,7 +2,9 @@
 // and a provider injected by type.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Module, Controller, Get, Injectable, Logger, FastifyAdapter } from 'fastify-decorator-plugin'
+import { createRequire } from 'node:module'
+import Fastify from 'fastify'
+import { decoratorPlugin, Module, Controller, Get, Injectable, Logger, FastifyAdapter } from 'fastify-decorator-plugin'
 import { Test } from 'fastify-decorator-plugin/testing'
 
 @Injectable()
@@ -40,4 +42,16 @@ test('Logger lines of a request go through the application\'s pino logger with t
     { level: 30, context: 'CatsService', msg: 'listing cats', reqId: 'req-1' }
   ])
   await app.close()
+})
+
+test('a Logger of the CommonJS build writes through an application of the ES module build', async () => {
+  const commonjs = createRequire(import.meta.url)('fastify-decorator-plugin') as { Logger: typeof Logger }
+  assert.notEqual(commonjs.Logger, Logger)
+  const lines: any[] = []
+  const app = Fastify({ logger: { stream: { write: (line: string) => lines.push(JSON.parse(line)) } } })
+  await app.register(decoratorPlugin, { module: CatsModule })
+  await app.ready()
+  new commonjs.Logger('Helper').log('from the other build')
+  await app.close()
+  assert.deepEqual(lines.filter((line) => line.context === 'Helper').map((line) => line.msg), ['from the other build'])
 })
