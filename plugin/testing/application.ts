@@ -18,6 +18,8 @@ export interface ApplicationSource {
   current (): PublicContainer
   /** The application is closed without having started: the module runs its destroy hooks. */
   abandon (): Promise<void>
+  /** The application failed to start: the module releases its instance, running no hook. */
+  release (): Promise<void>
 }
 
 type Options = Omit<DecoratorPluginOptions, 'module' | 'overrides'> & {
@@ -39,6 +41,7 @@ export class TestingApplication implements NestFastifyApplication {
   readonly #fastify: FastifyInstance
   readonly #options: Options = { globalGuards: [], globalPipes: [], globalInterceptors: [], globalFilters: [] }
   #starting: Promise<void> | undefined
+  #started = false
   #closing: Promise<void> | undefined
 
   constructor (source: ApplicationSource, adapter: FastifyAdapter) {
@@ -56,6 +59,7 @@ export class TestingApplication implements NestFastifyApplication {
   async #start (): Promise<void> {
     await this.#fastify.register(decoratorPlugin, { ...this.#source.pluginOptions(), ...this.#options })
     await this.#fastify.ready()
+    this.#started = true
     await this.#source.started(this.#fastify.container)
   }
 
@@ -132,6 +136,7 @@ export class TestingApplication implements NestFastifyApplication {
     // Started or not, the instance is released; an application that never started leaves the hooks to the module.
     try {
       if (this.#starting === undefined) await this.#source.abandon()
+      else if (!this.#started) await this.#source.release()
     } finally {
       await this.#fastify.close()
     }

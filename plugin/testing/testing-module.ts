@@ -201,6 +201,10 @@ export class TestingModule implements ApplicationSource {
   async started (container: PublicContainer): Promise<void> {
     this.#container = container
     // The application runs the lifecycle of the instances it took over; the context only releases its instance.
+    await this.release()
+  }
+
+  async release (): Promise<void> {
     await (this.#closed ??= this.#closeContext(false))
   }
 

@@ -303,3 +303,20 @@ test('useLogger() and flushLogs() are Logger.overrideLogger() and Logger.flush()
   assert.deepEqual(calls, [['held', 'Boot']])
   await app.close()
 })
+
+test('an application whose init() failed still releases the compiled module\'s Fastify instance on close()', async () => {
+  let closed = 0
+  @Injectable()
+  class Failing implements OnModuleInit {
+    onModuleInit () { throw new Error('no database') }
+  }
+  // A module plugin runs in the compiled context and in the application's: both are closed.
+  @Module({ providers: [Failing], plugins: [async (instance: FastifyInstance) => { instance.addHook('onClose', async () => { closed++ }) }] })
+  class FailingModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [FailingModule] }).compile()
+  const app = moduleRef.createNestApplication()
+  await assert.rejects(app.init(), { code: 'FDP_ERR_LIFECYCLE_HOOK', message: /no database/ })
+  await app.close()
+  await moduleRef.close()
+  assert.equal(closed, 2)
+})
