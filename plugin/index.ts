@@ -10,6 +10,7 @@ export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from '.
 export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator } from './params.js'
 export { HttpCode, Header, Redirect, Render } from './http.js'
 export { HttpStatus } from './http-status.js'
+export { StreamableFile } from './streamable-file.js'
 export { UseGuards, UsePipes, UseInterceptors, UseFilters, Catch } from './enhancers.js'
 export { SetMetadata, Reflector } from './reflector.js'
 export type { CustomDecorator, ReflectableDecorator, CreateDecoratorOptions } from './reflector.js'

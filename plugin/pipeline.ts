@@ -9,6 +9,7 @@ import { asError } from './exception-handler.js'
 import type { RedirectDefinition } from './http.js'
 import { uploadExtractor } from './uploads.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
+import { payloadOf } from './streamable-file.js'
 
 // What Node accepts in a header value.
 const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
@@ -183,7 +184,9 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
     return function fdpHandler (req, reply) {
       const result = run(controller.instance, req, reply, undefined)
       if (result === undefined) { reply.send(); return }
-      return isObservable(result) ? lastValue(result) : result
+      // Only a returned StreamableFile needs the reply: anything else goes to Fastify as it is.
+      if (isThenable(result)) return result.then((value) => payloadOf(value, reply))
+      return isObservable(result) ? lastValue(result).then((value) => payloadOf(value, reply)) : payloadOf(result, reply)
     }
   }
 
@@ -224,7 +227,7 @@ function responder (plan: HandlerPlan, handsReply: boolean) {
   if (handsReply) return (result: unknown, req: FastifyRequest, reply: FastifyReply) => reply
   return (result: unknown, req: FastifyRequest, reply: FastifyReply) => {
     if (result === undefined) return reply.send()
-    return result
+    return payloadOf(result, reply)
   }
 }
 

@@ -170,6 +170,16 @@ export type RouteConfigOptions = FastifyContextConfig & Record<string, unknown>
 /** `@RouteConstraints()`: `host`, `version`, or the name of a strategy the app added. */
 export type RouteConstraintsOptions = NonNullable<RouteShorthandOptions['constraints']>
 
+/** `new StreamableFile(data, options)`: headers sent with the stream, unless the reply already has them. */
+export interface StreamableFileOptions {
+  /** `Content-Type`; default `application/octet-stream`. */
+  type?: string
+  /** `Content-Disposition`, e.g. `attachment; filename="report.csv"`. */
+  disposition?: string
+  /** `Content-Length` in bytes; known by itself for a Buffer or Uint8Array. */
+  length?: number
+}
+
 /** A file from @UploadedFile()/@UploadedFiles(), read into memory by @fastify/multipart. */
 export interface UploadedFileInfo {
   fieldname: string

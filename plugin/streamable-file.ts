@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream'
+import { types } from 'node:util'
+import type { FastifyReply } from 'fastify'
+import type { StreamableFileOptions } from '../types/index.js'
+
+/**
+ * A file to send as a stream, with its headers: return one from a handler (or an interceptor)
+ * and the reply streams it with `Content-Type` (default `application/octet-stream`),
+ * `Content-Disposition` and `Content-Length` where known, each unless the reply already has it.
+ */
+export class StreamableFile {
+  readonly #stream: Readable
+  readonly options: StreamableFileOptions
+
+  constructor (bufferOrReadStream: Uint8Array | Readable, options: StreamableFileOptions = {}) {
+    this.options = { ...options }
+    if (types.isUint8Array(bufferOrReadStream)) {
+      const bytes = Buffer.from(bufferOrReadStream.buffer, bufferOrReadStream.byteOffset, bufferOrReadStream.byteLength)
+      // Pushed when first read, so an unsent file holds no stream state beyond the bytes.
+      this.#stream = new Readable({ read () { this.push(bytes); this.push(null) } })
+      this.options.length ??= bytes.byteLength
+    } else if (typeof (bufferOrReadStream as Readable | undefined)?.pipe === 'function') {
+      this.#stream = bufferOrReadStream
+    } else {
+      throw new TypeError(`new StreamableFile() takes a Buffer, a Uint8Array or a readable stream, given ${bufferOrReadStream === null ? 'null' : typeof bufferOrReadStream}.`)
+    }
+  }
+
+  getStream (): Readable {
+    return this.#stream
+  }
+
+  getHeaders (): { type: string, disposition?: string, length?: number } {
+    const { type = 'application/octet-stream', disposition, length } = this.options
+    return { type, disposition, length }
+  }
+}
+
+/** Sets the file's headers the reply does not have yet and gives the stream for Fastify to send. */
+export function streamOf (file: StreamableFile, reply: FastifyReply): Readable {
+  const { type, disposition, length } = file.getHeaders()
+  if (!reply.hasHeader('content-type')) reply.header('content-type', type)
+  const ownDisposition = disposition !== undefined && !reply.hasHeader('content-disposition')
+  if (ownDisposition) reply.header('content-disposition', disposition)
+  if (length !== undefined && !reply.hasHeader('content-length')) reply.header('content-length', String(length))
+  const stream = file.getStream()
+  // Fastify copies the reply's headers onto the raw response before piping. A stream that
+  // fails before its first byte is answered by the error handler: drop the file's headers
+  // first (this listener runs before Fastify's), so the error body is not sent as the file.
+  stream.once('error', () => {
+    if (reply.raw.headersSent) return
+    reply.removeHeader('content-type')
+    reply.removeHeader('content-length')
+    if (ownDisposition) reply.removeHeader('content-disposition')
+  })
+  return stream
+}
+
+/** What to hand Fastify for a handler's value: a StreamableFile's stream, anything else as it is. */
+export function payloadOf (value: unknown, reply: FastifyReply): unknown {
+  return value instanceof StreamableFile ? streamOf(value, reply) : value
+}
