@@ -3,6 +3,7 @@ import { kController, kRoutes } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
 import { checkVersion } from './versioning.js'
 import { legacyDecorator } from './legacy-decorator.js'
+import { hostConstraint } from './host.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL'
 
@@ -42,7 +43,6 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
   checkTrailingSlash(options.prefixTrailingSlash, (message) => new ERR_INVALID_DECLARATION(message), '@Controller() option')
   // As NestJS, a transient controller is built once: its routes are its only consumer.
   const scope = options.scope === 'REQUEST' ? 'REQUEST' : 'DEFAULT'
-  const definition: ControllerDefinition = { path: options.path ?? '', host: options.host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash, scope }
   return legacyDecorator('@Controller()', (target: Function) => {
     // Checked here, where the class is known, so the message can name it.
     for (const key of Object.keys(options)) {
@@ -53,6 +53,9 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
     if (options.scope !== undefined && !scopes.has(options.scope)) {
       throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name}: scope must be Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT, given ${describe(options.scope)}.`)
     }
+    const owner = `@Controller() on ${target.name}`
+    const host = Array.isArray(options.host) ? options.host.map((entry) => hostConstraint(entry, owner)) : (options.host === undefined ? undefined : hostConstraint(options.host, owner))
+    const definition: ControllerDefinition = { path: options.path ?? '', host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash, scope }
     Reflect.defineMetadata(kController, definition, target)
   })
 }

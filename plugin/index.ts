@@ -11,6 +11,7 @@ export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorato
 export { HttpCode, Header, Redirect, Render } from './http.js'
 export { HttpStatus } from './http-status.js'
 export { StreamableFile } from './streamable-file.js'
+export { HostParam } from './host.js'
 export { UseGuards, UsePipes, UseInterceptors, UseFilters, Catch } from './enhancers.js'
 export { SetMetadata, Reflector } from './reflector.js'
 export type { CustomDecorator, ReflectableDecorator, CreateDecoratorOptions } from './reflector.js'

@@ -3,7 +3,7 @@ import { kParams } from './symbols.js'
 import { ERR_INVALID_DECLARATION, describe } from './errors.js'
 import { legacyDecorator } from './legacy-decorator.js'
 
-export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files'
+export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files' | 'host'
 
 export type PipeEntry = Type<PipeTransform> | PipeTransform
 

@@ -10,6 +10,7 @@ import type { RedirectDefinition } from './http.js'
 import { uploadExtractor } from './uploads.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
 import { payloadOf } from './streamable-file.js'
+import { hostParamsReader, type Host } from './host.js'
 
 // What Node accepts in a header value.
 const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
@@ -30,6 +31,8 @@ export interface HandlerPlan {
   headers: Array<[string, string]>
   redirect?: RedirectDefinition
   render?: string
+  /** The route's host constraint: the handler's own, else its controller's. */
+  hosts: Host[]
 }
 
 const pipeableKinds = new Set(['param', 'query', 'body', 'custom', 'rawBody', 'file', 'files'])
@@ -59,7 +62,7 @@ function settle (value: unknown): unknown {
   return isThenable(value) ? Promise.resolve(value).then(unwrap) : unwrap(value)
 }
 
-function extractor (param: ParamDefinition): Extractor {
+function extractor (param: ParamDefinition, plan: HandlerPlan): Extractor {
   const { data } = param
   switch (param.kind) {
     case 'param': return data === undefined ? (req) => req.params : (req) => (req.params as Record<string, unknown>)[data]
@@ -72,6 +75,10 @@ function extractor (param: ParamDefinition): Extractor {
     case 'rawBody': return (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
     case 'file':
     case 'files': return uploadExtractor(param)
+    case 'host': {
+      const read = hostParamsReader(plan.hosts)
+      return data === undefined ? (req) => read(req) : (req) => read(req)[data]
+    }
     case 'custom': {
       const factory = param.factory!
       return (req, reply, ctx) => factory(data, ctx!)
@@ -87,7 +94,7 @@ function ownProperty (body: unknown, key: string): unknown {
 
 /** Per parameter: extract, then run its pipes in order (global, controller, handler, parameter). */
 function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: EnhancerRefs, paramPipes: Array<EnhancerRef<PipeTransform>>): { resolve: Extractor, piped: boolean } {
-  const extract = extractor(param)
+  const extract = extractor(param, plan)
   const pipes = pipeableKinds.has(param.kind) ? [...plan.pipes, ...paramPipes] : []
   // A custom decorator's factory may be async: its value is awaited, as when it has pipes.
   if (pipes.length === 0) return { resolve: extract, piped: param.kind === 'custom' }

@@ -15,6 +15,7 @@ import { installRawBodyParsers, wantsRawBody } from './raw-body.js'
 import { buildUploadHook, checkMultipart, wantsUploads } from './uploads.js'
 import { handlerVersion } from './versioning.js'
 import { checkConstraints, routeOptionsOf } from './route-options.js'
+import { checkHostParams, type Host } from './host.js'
 import { ERR_DUPLICATE_ROUTE, ERR_INVALID_DECLARATION } from './errors.js'
 import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
 
@@ -110,6 +111,11 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
     const methodFilters = refs.of<ExceptionFilter>(enhancersOf(kFilters, method), module)
     const paramPipes = new Map(params.map((param) => [param, refs.of<PipeTransform>(param.pipes, module)]))
     const render: string | undefined = Reflect.getOwnMetadata(kRender, method)
+    const options = routeOptionsOf(method)
+    // A handler's own host constraint is more specific than its controller's.
+    const routeHosts = options.constraints?.host !== undefined ? [undefined] : hosts
+    const hostList = (options.constraints?.host !== undefined ? [options.constraints.host] : hosts).filter((host) => host !== undefined) as Host[]
+    checkHostParams(name, params, hostList)
     const plan: HandlerPlan = {
       cls,
       key: route.key,
@@ -122,9 +128,9 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
       status: Reflect.getOwnMetadata(kHttpCode, method) ?? (route.method === 'POST' ? 201 : 200),
       headers: Reflect.getOwnMetadata(kHeaders, method) ?? [],
       redirect: Reflect.getOwnMetadata(kRedirect, method),
-      render
+      render,
+      hosts: hostList
     }
-    const options = routeOptionsOf(method)
     checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
     const version: VersionValue | undefined = handlerVersion(method) ?? definition.version
     const methods = route.method === 'ALL' ? ctx.allMethods : [route.method]
@@ -149,8 +155,7 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
     }
 
     for (const variant of ctx.versioning.variants(version)) {
-      // A handler's own host constraint is more specific than its controller's.
-      for (const host of options.constraints?.host !== undefined ? [undefined] : hosts) {
+      for (const host of routeHosts) {
         const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, route.path) : joinPath(route.path)
         const constraints: Record<string, unknown> = { ...options.constraints }
         if (host !== undefined) constraints.host = host

@@ -9,7 +9,7 @@ const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,
   Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator, HttpCode, Header, Redirect, Render,
   UseGuards, UsePipes, UseInterceptors, UseFilters, Catch, SetMetadata, Reflector, Version, RouteSchema, RouteConfig,
-  RouteConstraints, Hook, UploadedFile, UploadedFiles
+  RouteConstraints, Hook, UploadedFile, UploadedFiles, HostParam
 } = api
 
 const guard = { canActivate: () => true }
@@ -41,6 +41,7 @@ const decorators: Record<string, Array<[Function, object]>> = {
   Req: [[Req(), fieldContext]],
   Res: [[Res(), fieldContext]],
   Ip: [[Ip(), fieldContext]],
+  HostParam: [[HostParam('tenant'), fieldContext]],
   RawBody: [[RawBody(), fieldContext]],
   HttpCode: [[HttpCode(204), methodContext]],
   Header: [[Header('x-a', 'b'), methodContext]],
