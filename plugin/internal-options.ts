@@ -8,9 +8,9 @@ export const kInternal = Symbol('fdp.internal')
 
 export interface BuiltApplication {
   container: Container
-  /** Runs every onModuleInit, in order. */
+  /** Runs every onModuleInit, then every onApplicationBootstrap, in order. */
   init: () => Promise<void>
-  /** Runs every onModuleDestroy, in reverse order. */
+  /** Runs every onModuleDestroy, beforeApplicationShutdown and onApplicationShutdown, in reverse order. */
   destroy: () => Promise<void>
 }
 

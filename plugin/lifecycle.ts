@@ -29,29 +29,41 @@ export function lifecycleOrder (container: Container, modules: ModuleNode[]): Ho
   return order
 }
 
-/** Awaits every onModuleInit in order; the first failure stops and names its class. */
-export async function runInit (targets: HookTarget[]): Promise<void> {
+type StartHook = 'onModuleInit' | 'onApplicationBootstrap'
+type StopHook = 'onModuleDestroy' | 'beforeApplicationShutdown' | 'onApplicationShutdown'
+
+const failure = (name: string, hook: string, error: unknown) => `${name}.${hook}() failed: ${(error as Error)?.message ?? String(error)}`
+
+/** Awaits `hook` on every target in order; the first failure stops and names its class. */
+export async function runStart (targets: HookTarget[], hook: StartHook): Promise<void> {
   for (const { instance, name } of targets) {
-    if (typeof instance.onModuleInit !== 'function') continue
+    if (typeof instance[hook] !== 'function') continue
     try {
-      await instance.onModuleInit()
+      await instance[hook]()
     } catch (error) {
-      throw new ERR_LIFECYCLE_HOOK(`${name}.onModuleInit() failed: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+      throw new ERR_LIFECYCLE_HOOK(failure(name, hook, error), { cause: error })
     }
   }
 }
 
-/** Runs every onModuleDestroy in reverse order, all of them even when some throw. */
-export async function runDestroy (targets: HookTarget[]): Promise<void> {
+/**
+ * Runs each hook phase on every target in reverse order, a phase after the other, all of
+ * them even when some throw; then fails naming every class and hook that threw.
+ */
+export async function runStop (targets: HookTarget[], hooks: StopHook[], signal?: string): Promise<void> {
   const failures: string[] = []
   const causes: unknown[] = []
-  for (const { instance, name } of [...targets].reverse()) {
-    if (typeof instance.onModuleDestroy !== 'function') continue
-    try {
-      await instance.onModuleDestroy()
-    } catch (error) {
-      failures.push(`${name}.onModuleDestroy() failed: ${(error as Error)?.message ?? String(error)}`)
-      causes.push(error)
+  const reversed = [...targets].reverse()
+  for (const hook of hooks) {
+    for (const { instance, name } of reversed) {
+      if (typeof instance[hook] !== 'function') continue
+      try {
+        // onModuleDestroy takes nothing; the shutdown hooks get the signal, if a signal closed the app.
+        await (hook === 'onModuleDestroy' ? instance[hook]() : instance[hook](signal))
+      } catch (error) {
+        failures.push(failure(name, hook, error))
+        causes.push(error)
+      }
     }
   }
   if (failures.length > 0) {

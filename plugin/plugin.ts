@@ -7,7 +7,8 @@ import { EnhancerRefs } from './enhancer-ref.js'
 import { createVersioning } from './versioning.js'
 import { checkAppRoutes, checkRoutes, planControllers, registerController, type ControllerPlan, type RouterContext } from './router.js'
 import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
-import { lifecycleOrder, runDestroy, runInit } from './lifecycle.js'
+import { lifecycleOrder, runStart, runStop } from './lifecycle.js'
+import { signalShutdown, shutdownSignalsOf } from './shutdown-signals.js'
 import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
 import { checkTrailingSlash } from './controller.js'
@@ -48,6 +49,7 @@ function validateOptions (options: DecoratorPluginOptions): void {
   if (options.overrides !== undefined && !Array.isArray(options.overrides)) {
     throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "overrides" must be an array of providers, given ${describe(options.overrides)}.`)
   }
+  shutdownSignalsOf(options.shutdownSignals)
 }
 
 // One context holds one application: its `container` decoration (inherited by child contexts) says so.
@@ -125,12 +127,28 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
       useAppLogger(root)
     }
     const targets = lifecycleOrder(container, modules)
+    const stopHooks = ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'] as const
     if (internal?.manualLifecycle) {
-      internal.manualLifecycle({ container, init: () => runInit(targets), destroy: () => runDestroy(targets) })
+      internal.manualLifecycle({
+        container,
+        init: async () => { await runStart(targets, 'onModuleInit'); await runStart(targets, 'onApplicationBootstrap') },
+        destroy: () => runStop(targets, [...stopHooks])
+      })
       return
     }
-    root.addHook('onClose', async () => { await runDestroy(targets) })
-    await runInit(targets)
+    const shutdown = signalShutdown(app, shutdownSignalsOf(options.shutdownSignals))
+    // Fastify closes the server first, so requests in flight have completed before these run.
+    root.addHook('onClose', async () => {
+      try {
+        await runStop(targets, [...stopHooks], shutdown.signal)
+      } finally {
+        shutdown.stop()
+      }
+    })
+    await runStart(targets, 'onModuleInit')
+    // Once every plugin of the app has loaded, before it listens: NestJS's bootstrap phase.
+    root.addHook('onReady', async () => { await runStart(targets, 'onApplicationBootstrap') })
+    shutdown.listen()
   })
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', container.publicApi())

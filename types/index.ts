@@ -126,6 +126,12 @@ export interface ExceptionFilter<T = any> {
 
 export interface OnModuleInit { onModuleInit(): unknown }
 export interface OnModuleDestroy { onModuleDestroy(): unknown }
+/** Runs once every module's onModuleInit has, when the app becomes ready. */
+export interface OnApplicationBootstrap { onApplicationBootstrap(): unknown }
+/** Runs on close after every onModuleDestroy; `signal` is set when `shutdownSignals` closed the app. */
+export interface BeforeApplicationShutdown { beforeApplicationShutdown(signal?: string): unknown }
+/** Runs last on close, after every beforeApplicationShutdown. */
+export interface OnApplicationShutdown { onApplicationShutdown(signal?: string): unknown }
 
 export type EnhancerEntry<T> = Type<T> | T
 
@@ -152,6 +158,11 @@ export interface DecoratorPluginOptions {
   view?: Record<string, unknown>
   /** Providers that replace those of the same token anywhere in the graph. */
   overrides?: Provider[]
+  /**
+   * Signals (e.g. `['SIGTERM', 'SIGINT']`) on which the app closes, passing the signal to
+   * beforeApplicationShutdown and onApplicationShutdown: NestJS's enableShutdownHooks(). Off by default.
+   */
+  shutdownSignals?: Array<NodeJS.Signals | (string & Record<never, never>)>
 }
 
 export interface Container {

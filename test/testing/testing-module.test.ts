@@ -74,6 +74,32 @@ test('compile() builds providers and controllers without running onModuleInit; i
   assert.deepEqual(events, ['init', 'destroy'])
 })
 
+test('a testing module and its application run the whole lifecycle in NestJS\'s order', async () => {
+  const seen: string[] = []
+  @Injectable()
+  class Lifecycle {
+    onModuleInit () { seen.push('init') }
+    onApplicationBootstrap () { seen.push('bootstrap') }
+    onModuleDestroy () { seen.push('destroy') }
+    beforeApplicationShutdown (signal?: string) { seen.push(`beforeShutdown ${signal}`) }
+    onApplicationShutdown (signal?: string) { seen.push(`shutdown ${signal}`) }
+  }
+  const stop = ['destroy', 'beforeShutdown undefined', 'shutdown undefined']
+
+  const moduleRef = await Test.createTestingModule({ providers: [Lifecycle] }).compile()
+  await moduleRef.init()
+  assert.deepEqual(seen, ['init', 'bootstrap'])
+  await moduleRef.close()
+  assert.deepEqual(seen, ['init', 'bootstrap', ...stop])
+
+  seen.length = 0
+  const app = (await Test.createTestingModule({ providers: [Lifecycle] }).compile()).createNestApplication()
+  await app.init()
+  assert.deepEqual(seen, ['init', 'bootstrap'])
+  await app.close()
+  assert.deepEqual(seen, ['init', 'bootstrap', ...stop])
+})
+
 test('overrideProvider / overrideGuard replace by token: useValue, useClass, useFactory with inject', async () => {
   class FakeRepository { cats = ['Fake'] }
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
