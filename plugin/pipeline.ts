@@ -9,7 +9,7 @@ import { asError } from './exception-handler.js'
 import type { RedirectDefinition } from './http.js'
 import { uploadExtractor } from './uploads.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
-import { payloadOf } from './streamable-file.js'
+import { isStreamableFile, payloadOf, streamOf } from './streamable-file.js'
 import { hostParamsReader, type Host } from './host.js'
 
 // What Node accepts in a header value.
@@ -191,9 +191,11 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
     return function fdpHandler (req, reply) {
       const result = run(controller.instance, req, reply, undefined)
       if (result === undefined) { reply.send(); return }
-      // Only a returned StreamableFile needs the reply: anything else goes to Fastify as it is.
+      if (typeof result !== 'object' || result === null) return result
+      // Only a StreamableFile needs the reply: anything else goes to Fastify as it is.
+      if (isStreamableFile(result)) return streamOf(result, reply)
       if (isThenable(result)) return result.then((value) => payloadOf(value, reply))
-      return isObservable(result) ? lastValue(result).then((value) => payloadOf(value, reply)) : payloadOf(result, reply)
+      return typeof (result as Partial<ObservableLike>).subscribe === 'function' ? lastValue(result as ObservableLike).then((value) => payloadOf(value, reply)) : result
     }
   }
 

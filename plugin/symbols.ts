@@ -30,6 +30,8 @@ export const kApplication = key('application')
 export const kBuiltinToken = key('builtinToken')
 // The name of one of the package's exception classes, whichever build it comes from.
 export const kExceptionClass = key('exceptionClass')
+// A brand on StreamableFile's prototype: either build knows the other's files.
+export const kStreamableFile = key('streamableFile')
 
 // Slots of a running application, written and read by the build that registered it.
 export const kRequestScope = Symbol('fdp.requestScope')

@@ -64,6 +64,7 @@ function declareApp (lib: typeof esm) {
     filtered (id: string) { return this.cats.find(id) }
     forbidden () { throw new lib.ForbiddenException('not for you') }
     neutral () { return { url: this.info.url } }
+    file () { return new lib.StreamableFile(Buffer.from('a,b\n'), { type: 'text/csv' }) }
   }
   decorate([lib.Controller('cats'), lib.UseGuards(RolesGuard)], CatsController, undefined, [CatsService, RequestInfo])
   decorate([lib.Get('one/:id'), Roles(['admin'])], CatsController, 'find')
@@ -72,6 +73,7 @@ function declareApp (lib: typeof esm) {
   lib.Param('id')(CatsController.prototype, 'filtered', 0)
   decorate([lib.Get('forbidden')], CatsController, 'forbidden')
   decorate([lib.Get('neutral'), lib.Version(lib.VERSION_NEUTRAL)], CatsController, 'neutral')
+  decorate([lib.Get('file')], CatsController, 'file')
 
   class CatsModule {}
   decorate([lib.Module({ controllers: [CatsController], providers: [CatsService, RequestInfo] })], CatsModule)
@@ -112,6 +114,11 @@ for (const [declaredWith, registeredWith] of [['cjs', 'esm'], ['esm', 'cjs']] as
     assert.deepEqual((await app.inject('/cats/filtered/3')).json(), { filtered: 'cat 3 not found' })
     // REQUEST and VERSION_NEUTRAL are the same tokens in both builds.
     assert.deepEqual((await app.inject('/cats/neutral')).json(), { url: '/cats/neutral' })
+    // A StreamableFile of the other build is sent as a file.
+    const file = await app.inject('/cats/file')
+    assert.equal(file.body, 'a,b\n')
+    assert.equal(file.headers['content-type'], 'text/csv')
+    assert.equal(file.headers['content-length'], '4')
     // The container, and the Reflector token of either build.
     assert.equal(app.container.get(CatsService).find('1').name, 'Tom')
     assert.ok(app.container.get(builds[declaredWith].Reflector) instanceof builds[registeredWith].Reflector)
