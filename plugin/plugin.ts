@@ -19,6 +19,7 @@ import { kApplication } from './symbols.js'
 import { internalOptions } from './internal-options.js'
 import { applyMiddleware } from './middleware.js'
 import { addRequestContext, useAppLogger } from './logger.js'
+import { DtoSchemas } from './dto-registry.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -80,6 +81,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     uriVersioning: options.versioning?.type === 'uri',
     allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
     hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
+    dto: new DtoSchemas(app.log, (id) => app.getSchema(id) !== undefined),
     globals: {
       guards: refs.of(options.globalGuards ?? [], graph.root),
       pipes: refs.of(options.globalPipes ?? [], graph.root),
@@ -107,6 +109,8 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
       await registerView(instance, app, options.view)
       versioning.install(instance)
       instance.setErrorHandler(createErrorHandler([...ctx.globals.filters].reverse(), refs))
+      // Before the module contexts exist: each takes the schemas its parent has.
+      for (const schema of ctx.dto.sharedSchemas()) instance.addSchema(schema)
       for (const module of modules) {
         await instance.register(async function moduleContext (child) {
           module.fastify = child

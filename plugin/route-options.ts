@@ -10,11 +10,15 @@ const isObject = (value: unknown): value is Options => value !== null && typeof 
 // The parts Fastify compiles; other keys (summary, tags, ...) are left to plugins such as @fastify/swagger.
 const schemaParts = ['body', 'querystring', 'params', 'headers', 'response']
 
+// A class there is a DTO, compiled to a JSON schema at registration.
+const dtoParts = new Set(['body', 'querystring', 'params'])
+
 function checkSchema (schema: Options): void {
   for (const part of schemaParts) {
-    if (part in schema && !isObject(schema[part])) {
-      throw new ERR_INVALID_DECLARATION(`@RouteSchema(): "${part}" must be a JSON schema object, given ${describe(schema[part])}.`)
-    }
+    if (!(part in schema) || isObject(schema[part])) continue
+    const dto = dtoParts.has(part)
+    if (dto && typeof schema[part] === 'function') continue
+    throw new ERR_INVALID_DECLARATION(`@RouteSchema(): "${part}" must be a JSON schema object${dto ? ' or a DTO class' : ''}, given ${describe(schema[part])}.`)
   }
 }
 

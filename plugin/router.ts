@@ -18,6 +18,8 @@ import { checkConstraints, routeOptionsOf } from './route-options.js'
 import { checkHostParams, type Host } from './host.js'
 import { ERR_DUPLICATE_ROUTE, ERR_INVALID_DECLARATION } from './errors.js'
 import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
+import type { DtoSchemas } from './dto-registry.js'
+import { planRouteDtos } from './dto-routes.js'
 
 /** Joins path pieces into `/a/b`, never doubling or dropping slashes; '' when empty. */
 export function joinPath (...parts: string[]): string {
@@ -72,6 +74,8 @@ export interface RouterContext {
   allMethods: string[]
   /** Whether the app has a route-constraint strategy of that name. */
   hasConstraintStrategy: (name: string) => boolean
+  /** The application's DTOs compiled to JSON schemas. */
+  dto: DtoSchemas
 }
 
 /** Plans every controller's routes; nothing touches Fastify until the whole plan is valid. */
@@ -132,6 +136,8 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
       hosts: hostList
     }
     checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
+    const dtoParams = params.map((param) => ({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...paramPipes.get(param)!] }))
+    const dto = planRouteDtos(name, options.schema, dtoParams, wantsUploads(params), ctx.dto)
     const version: VersionValue | undefined = handlerVersion(method) ?? definition.version
     const methods = route.method === 'ALL' ? ctx.allMethods : [route.method]
     // An @All route claims every method: say so when it collides with an explicit one.
@@ -148,7 +154,8 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
         preValidation: guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined,
         preHandler: buildUploadHook(params),
         errorHandler: filters ? createErrorHandler(filters, refs) : undefined,
-        schema: options.schema,
+        schema: dto.schema,
+        validatorCompiler: dto.validatorCompiler,
         config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
       } as Partial<RouteOptions>
       return built

@@ -3,6 +3,8 @@ import { BadRequestException } from './exceptions.js'
 import { exceptionFor } from './exception-for.js'
 import { ERR_MISSING_PEER } from './errors.js'
 import requirePeer from './require-peer.cjs'
+import { accepted, compileSettings, stripUndeclared, type CompileSettings, type Verdict } from './dto-verdicts.js'
+import { kDtoCompile, kValidateSync } from './symbols.js'
 
 export interface ValidationPipeOptions {
   /** Return DTO instances and convert primitives by design type. */
@@ -29,6 +31,11 @@ export interface ValidationPipeOptions {
   transformOptions?: Record<string, unknown>
   /** Options passed to class-validator's validate (merged over the ones above). */
   validatorOptions?: Record<string, unknown>
+  /**
+   * Compile the DTOs of `@Body()`, `@Query()` and `@Param()` objects to the route's JSON schema
+   * (Fastify's validation, @fastify/swagger). Answers stay class-validator's.
+   */
+  compile?: boolean
 }
 
 export interface ValidationError {
@@ -40,6 +47,7 @@ export interface ValidationError {
 
 interface Peers {
   validate: (object: object, options: Record<string, unknown>) => Promise<ValidationError[]>
+  validateSync: (object: object, options: Record<string, unknown>) => ValidationError[]
   plainToInstance: (cls: Type, plain: unknown, options?: Record<string, unknown>) => any
   instanceToPlain: (object: unknown, options?: Record<string, unknown>) => unknown
 }
@@ -63,12 +71,17 @@ export function loadPeers (names: readonly [string, string] = peerNames): Peers 
     }
   }
   const [validator, transformer] = loaded as [any, any]
-  const found: Peers = { validate: validator.validate, plainToInstance: transformer.plainToInstance, instanceToPlain: transformer.instanceToPlain }
+  const found: Peers = { validate: validator.validate, validateSync: validator.validateSync, plainToInstance: transformer.plainToInstance, instanceToPlain: transformer.instanceToPlain }
   if (defaults) peers = found
   return found
 }
 
 const unvalidated = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date])
+
+/** Whether ValidationPipe validates values of this design type (a class of the user's). */
+export function isValidatedType (metatype: unknown): metatype is Type {
+  return typeof metatype === 'function' && !unvalidated.has(metatype)
+}
 const validatorKeys = ['whitelist', 'forbidNonWhitelisted', 'skipMissingProperties', 'skipUndefinedProperties', 'skipNullProperties', 'forbidUnknownValues', 'stopAtFirstError', 'groups'] as const
 
 /** Validates DTO classes with class-validator; 400 with every constraint message. */
@@ -76,6 +89,9 @@ export class ValidationPipe implements PipeTransform {
   readonly #options: ValidationPipeOptions
   readonly #validatorOptions: Record<string, unknown>
   readonly #peers: Peers
+  /** With `compile`: how the router compiles this pipe's DTOs (read at registration). */
+  readonly [kDtoCompile]?: CompileSettings
+  readonly #fingerprint: string | undefined
 
   constructor (options: ValidationPipeOptions = {}) {
     this.#peers = loadPeers()
@@ -83,33 +99,71 @@ export class ValidationPipe implements PipeTransform {
     const picked: Record<string, unknown> = { forbidUnknownValues: false }
     for (const key of validatorKeys) if (options[key] !== undefined) picked[key] = options[key]
     this.#validatorOptions = { ...picked, ...options.validatorOptions }
+    if (options.compile) {
+      const settings = this[kDtoCompile] = compileSettings(this.#validatorOptions, options.transformOptions)
+      this.#fingerprint = 'fingerprint' in settings ? settings.fingerprint : undefined
+    }
   }
 
-  async transform (value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  transform (value: unknown, metadata: ArgumentMetadata): unknown {
     const { metatype, type } = metadata
-    const validate = metatype !== undefined && !unvalidated.has(metatype) && (type !== 'custom' || this.#options.validateCustomDecorators === true)
+    const validate = isValidatedType(metatype) && (type !== 'custom' || this.#options.validateCustomDecorators === true)
     if (!validate) return this.#options.transform ? transformPrimitive(value, metadata) : value
+    // A value the route's compiled schema accepted in Fastify's validation step passes as it would here.
+    if (this.#fingerprint !== undefined && value !== null && typeof value === 'object') {
+      const verdict = accepted.get(value)
+      if (verdict !== undefined && verdict.cls === metatype && verdict.fingerprint === this.#fingerprint) return this.#passed(value, metatype, verdict)
+    }
+    return this.#check(value, metadata, metatype)
+  }
 
+  /** What #check hands on for a valid value, without validating it again. */
+  #passed (value: object, metatype: Type, verdict: Verdict): unknown {
+    if (!this.#options.transform && !this.#options.whitelist) return value
+    const entity = this.#instance(value, metatype)
+    if (this.#validatorOptions.whitelist) stripUndeclared(entity, verdict.plans)
+    return this.#options.transform ? entity : this.#peers.instanceToPlain(entity, this.#options.transformOptions)
+  }
+
+  async #check (value: unknown, metadata: ArgumentMetadata, metatype: Type): Promise<unknown> {
     // A DTO describes an object. An array, a string, a number, a boolean or null is refused:
     // validating a stand-in instead would pass it on unvalidated whenever every field is optional.
-    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    if (!isObjectOrNothing(value)) {
       throw this.#fail([this.#notAnObject(value, metadata), ...await this.#peers.validate(Object.create(metatype.prototype), this.#validatorOptions)])
     }
-    let entity: any
+    // Nothing given validates as {}, so required fields report; the handler then gets nothing.
+    const entity = this.#instance(value ?? {}, metatype)
     let errors: ValidationError[]
     try {
-      // Nothing given validates as {}, so required fields report; the handler then gets nothing.
-      entity = this.#peers.plainToInstance(metatype, value ?? {}, this.#options.transformOptions)
       errors = await this.#peers.validate(entity, this.#validatorOptions)
     } catch (error) {
-      // class-transformer and class-validator recurse per level: a hostile depth overflows the stack.
-      if (error instanceof RangeError) throw new BadRequestException('Request data is nested too deeply')
-      throw error
+      throw deepNesting(error)
     }
     if (errors.length > 0) throw this.#fail(errors)
     if (this.#options.transform) return entity
     if (value === undefined) return value
     return this.#options.whitelist ? this.#peers.instanceToPlain(entity, this.#options.transformOptions) : value
+  }
+
+  /** #check's verdict, synchronously: the exception to throw, or undefined when the value passes. */
+  [kValidateSync] (value: unknown, metadata: ArgumentMetadata & { metatype: Type }): unknown {
+    const { metatype } = metadata
+    try {
+      const errors = isObjectOrNothing(value)
+        ? this.#peers.validateSync(this.#instance(value ?? {}, metatype), this.#validatorOptions)
+        : [this.#notAnObject(value, metadata), ...this.#peers.validateSync(Object.create(metatype.prototype), this.#validatorOptions)]
+      return errors.length > 0 ? this.#fail(errors) : undefined
+    } catch (error) {
+      return deepNesting(error)
+    }
+  }
+
+  #instance (value: unknown, metatype: Type): any {
+    try {
+      return this.#peers.plainToInstance(metatype, value, this.#options.transformOptions)
+    } catch (error) {
+      throw deepNesting(error)
+    }
   }
 
   /**
@@ -148,6 +202,13 @@ function withPaths (errors: ValidationError[], parent?: string): ValidationError
     }
     return withPaths(error.children!, error.property)
   })
+}
+
+const isObjectOrNothing = (value: unknown): boolean => value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value))
+
+// class-transformer and class-validator recurse per level: a hostile depth overflows the stack.
+function deepNesting (error: unknown): unknown {
+  return error instanceof RangeError ? new BadRequestException('Request data is nested too deeply') : error
 }
 
 function transformPrimitive (value: unknown, metadata: ArgumentMetadata): unknown {

@@ -252,10 +252,14 @@ test('route option decorators reject bad arguments when applied', () => {
   }
 })
 
-test('@RouteSchema rejects a part that is not a schema object, naming the part', () => {
+test('@RouteSchema rejects a part that is not a schema object (or a DTO class, for request parts), naming the part', () => {
   assert.throws(() => RouteSchema({ body: 'Cat' } as any), {
     code: 'FDP_ERR_INVALID_DECLARATION',
-    message: '@RouteSchema(): "body" must be a JSON schema object, given string "Cat".'
+    message: '@RouteSchema(): "body" must be a JSON schema object or a DTO class, given string "Cat".'
+  })
+  assert.throws(() => RouteSchema({ headers: class AuthHeaders {} } as any), {
+    code: 'FDP_ERR_INVALID_DECLARATION',
+    message: '@RouteSchema(): "headers" must be a JSON schema object, given class AuthHeaders.'
   })
   assert.throws(() => RouteSchema({ response: [Cat] } as any), {
     code: 'FDP_ERR_INVALID_DECLARATION',

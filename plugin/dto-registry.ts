@@ -1,0 +1,151 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Type } from '../types/index.js'
+import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
+import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
+import { accepted, compileSettings, type CompileSettings, type Verdict } from './dto-verdicts.js'
+import { ValidationPipe } from './validation-pipe.js'
+import { asError } from './exception-handler.js'
+import { kValidateSync } from './symbols.js'
+
+/** One DTO compiled with one set of options. */
+export interface DtoVariant {
+  cls: Function
+  /** The shared schema's `$id` (the class name, suffixed when another schema took it). */
+  id: string
+  /** The schema without `$id`, for the parts Fastify reads inline (querystring, params). */
+  schema: JsonSchema
+  verdict: Verdict
+  check: (data: unknown) => boolean
+}
+
+type Validator = (data: unknown) => true | { error: Error }
+
+// What a `new ValidationPipe()` validates with: the judge of DTOs given in @RouteSchema.
+const defaultSettings = compileSettings({ forbidUnknownValues: false }, undefined)
+
+const isRecord = (data: unknown): data is object => data !== null && typeof data === 'object' && !Array.isArray(data)
+
+// ajv as class-validator judges: no coercion, defaults or removal; finite numbers only; lengths,
+// formats and patterns checked as class-validator checks them.
+function createAjv (peers: DtoPeers): any {
+  const { checks } = peers
+  const ajv = new peers.Ajv({
+    allErrors: false,
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    strictNumbers: true,
+    unicodeRegExp: false,
+    strict: false,
+    addUsedSchema: false
+  })
+  ajv.addFormat('email', { type: 'string', validate: checks.isEmail })
+  ajv.addFormat('date-time', { type: 'string', validate: checks.isISO8601 })
+  for (const version of [undefined, '1', '2', '3', '4', '5', '6', '7', '8', 'nil', 'max', 'loose']) {
+    ajv.addFormat(uuidFormat(version), { type: 'string', validate: (value: string) => checks.isUUID(value, version) })
+  }
+  // validator.js counts a character and its variation selector as one; JSON Schema counts both.
+  for (const [keyword, check] of [['minLength', checks.minLength], ['maxLength', checks.maxLength]] as const) {
+    ajv.removeKeyword(keyword)
+    ajv.addKeyword({ keyword, type: 'string', schemaType: 'number', errors: false, validate: (length: number, data: string) => check(data, length) })
+  }
+  return ajv
+}
+
+/**
+ * An application's compiled DTOs: each class compiled once per set of options, its schema added
+ * once as a shared schema (`$id` = class name), and the validators Fastify runs for routes.
+ */
+export class DtoSchemas {
+  readonly #log: FastifyBaseLogger
+  readonly #taken: (id: string) => boolean
+  readonly #variants = new Map<Function, Map<string, DtoVariant | string>>()
+  readonly #shared = new Map<string, { cls: Function, schema: JsonSchema }>()
+  #ajv: any
+  #judge: ValidationPipe | undefined
+
+  constructor (log: FastifyBaseLogger, taken: (id: string) => boolean) {
+    this.#log = log
+    this.#taken = taken
+  }
+
+  /**
+   * The DTO compiled with a compiling ValidationPipe's options (a plain `new ValidationPipe()`'s
+   * by default), or why it keeps class-validator (logged once, at debug level).
+   */
+  variant (cls: Function, settings: CompileSettings = defaultSettings): DtoVariant | string {
+    let variants = this.#variants.get(cls)
+    if (variants === undefined) this.#variants.set(cls, variants = new Map())
+    const key = 'reason' in settings ? settings.reason : settings.fingerprint
+    let variant = variants.get(key)
+    if (variant !== undefined) return variant
+    try {
+      if ('reason' in settings) throw new NotCompilable(settings.reason)
+      const { schema, plans } = compileDto(cls, settings.options)
+      this.#ajv ??= createAjv(loadDtoPeers())
+      variant = { cls, id: this.#name(cls, schema), schema, verdict: { cls, fingerprint: settings.fingerprint, plans }, check: this.#ajv.compile(schema) }
+    } catch (error) {
+      if (!(error instanceof NotCompilable)) throw error
+      variant = this.notCompiled(cls, error.message)
+    }
+    variants.set(key, variant)
+    return variant
+  }
+
+  /** Says at debug level which DTO keeps class-validator at run time, and why. */
+  notCompiled (cls: Function, reason: string): string {
+    this.#log.debug({ dto: cls.name, reason }, `DTO ${cls.name} is not compiled to a JSON schema and keeps class-validator at run time: ${reason}`)
+    return reason
+  }
+
+  // The class name, unless an app schema or another class (or another form of this one) has it.
+  #name (cls: Function, schema: JsonSchema): string {
+    const base = cls.name || 'Dto'
+    for (let n = 1; ; n++) {
+      const id = n === 1 ? base : `${base}_${n}`
+      const owner = this.#shared.get(id)
+      if (owner === undefined && !this.#taken(id)) {
+        this.#shared.set(id, { cls, schema })
+        return id
+      }
+      if (owner?.cls === cls && isDeepStrictEqual(owner.schema, schema)) return id
+    }
+  }
+
+  /** The shared schemas to add to the application's context, each once. */
+  sharedSchemas (): JsonSchema[] {
+    return [...this.#shared].map(([id, { schema }]) => ({ $id: id, ...schema }))
+  }
+
+  /**
+   * For a parameter's compiling pipe: marks accepted values for the pipe and lets the others
+   * through, so the pipe gives class-validator's answer at its turn, as without compiling.
+   */
+  deferred (variant: DtoVariant): Validator {
+    const { check, verdict } = variant
+    return (data) => {
+      if (isRecord(data) && check(data)) accepted.set(data, verdict)
+      return true
+    }
+  }
+
+  /**
+   * For a DTO in @RouteSchema: answers in Fastify's validation step with ValidationPipe's 400.
+   * Fastify gives null for a missing body, which is refused as not an object, as its own schemas do.
+   */
+  strict (variant: DtoVariant, type: 'body' | 'query' | 'param'): Validator {
+    const { check, verdict, cls } = variant
+    this.#judge ??= new ValidationPipe()
+    const judge = this.#judge
+    const metadata = { type, metatype: cls as Type }
+    return (data) => {
+      if (isRecord(data) && check(data)) {
+        accepted.set(data, verdict)
+        return true
+      }
+      const exception = judge[kValidateSync](data, metadata)
+      return exception === undefined ? true : { error: asError(exception) }
+    }
+  }
+}

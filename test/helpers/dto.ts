@@ -1,0 +1,7 @@
+/**
+ * Gives a handler the parameter types tsc would emit with emitDecoratorMetadata, for the test
+ * runner that emits none: ValidationPipe reads the DTO class from them.
+ */
+export function paramTypes (controller: Function, method: string, types: unknown[]): void {
+  Reflect.defineMetadata('design:paramtypes', types, controller.prototype, method)
+}
