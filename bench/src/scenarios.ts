@@ -1,6 +1,6 @@
 // The requests each scenario sends and the exact answers every target must give.
 
-export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'request-scope'
+export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'request-scope'
 export type AppName = ScenarioName | 'startup'
 
 export interface BenchRequest {
@@ -47,7 +47,7 @@ const item = { name: 'widget', qty: 3 }
 const created = { data: { id: 1, name: 'widget', qty: 3 } }
 const json = { 'content-type': 'application/json' }
 
-function pipeline (name: 'pipeline' | 'pipeline-cv'): Scenario {
+function pipeline (name: 'pipeline' | 'pipeline-cv' | 'pipeline-dto'): Scenario {
   const request: BenchRequest = { method: 'POST', path: '/items', headers: { ...json, authorization: TOKEN }, body: item }
   return {
     name,
@@ -80,6 +80,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   },
   pipeline: pipeline('pipeline'),
   'pipeline-cv': pipeline('pipeline-cv'),
+  'pipeline-dto': pipeline('pipeline-dto'),
   'request-scope': {
     name: 'request-scope',
     request: scopeRequest,

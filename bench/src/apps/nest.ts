@@ -84,6 +84,8 @@ async function rootModule (name: AppName): Promise<Type> {
     pipeline: () => [ItemsController],
     // Loaded for this scenario only, so no other one (startup above all) pays for class-validator.
     'pipeline-cv': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
+    // NestJS has no DTO compilation: what its users run is class-validator.
+    'pipeline-dto': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
     'request-scope': () => [ScopedController],
     startup: startupControllers
   }

@@ -82,6 +82,7 @@ async function rootModule (name: AppName): Promise<Type> {
     pipeline: () => [ItemsController],
     // Loaded for this scenario only, so no other one (startup above all) pays for class-validator.
     'pipeline-cv': async () => [(await import('./plugin-cv.js')).ValidatedItemsController],
+    'pipeline-dto': async () => [(await import('./plugin-dto.js')).CompiledItemsController],
     'request-scope': () => [ScopedController],
     startup: startupControllers
   }

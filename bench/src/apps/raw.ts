@@ -52,7 +52,9 @@ async function routes (app: FastifyInstance, name: RawAppName): Promise<void> {
         reply.send({ id: parseInt(id, 10), fields: (request.query as { fields?: string }).fields, tenant: request.headers['x-tenant'] })
       })
       return
+    // pipeline-dto's counterpart too: the hand-written JSON schema doing the compiled DTO's validation.
     case 'pipeline':
+    case 'pipeline-dto':
       app.post('/items', { schema: { body: itemSchema }, preValidation: guard, preSerialization: wrap }, createItem)
       return
     case 'pipeline-cv': {

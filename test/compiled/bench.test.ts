@@ -1,0 +1,39 @@
+// Runs on tsc output: ValidationPipe reads the benchmark's DTO from the emitted parameter types.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { buildApp as buildRaw } from '../../bench/src/apps/raw.js'
+import { buildApp as buildPlugin } from '../../bench/src/apps/plugin.js'
+import { CompiledItemsController } from '../../bench/src/apps/plugin-dto.js'
+import { scenarios } from '../../bench/src/scenarios.js'
+import { Module } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+
+for (const name of ['pipeline-cv', 'pipeline-dto'] as const) {
+  for (const [target, build] of [['raw', buildRaw], ['plugin', buildPlugin]] as const) {
+    test(`bench ${target} ${name}: every check answers as the runner expects, the rejected body included`, async (t) => {
+      const app = await build(name)
+      t.after(() => app.close())
+      for (const check of scenarios[name].checks) {
+        const response = await app.inject({ method: check.method, url: check.path, headers: check.headers, payload: check.body === undefined ? undefined : JSON.stringify(check.body) })
+        assert.equal(response.statusCode, check.status, `${check.why}: ${response.body}`)
+        if (check.json !== undefined) assert.deepEqual(response.json(), check.json, check.why)
+      }
+    })
+  }
+}
+
+@Module({ controllers: [CompiledItemsController] })
+class ItemsModule {}
+
+test('bench plugin pipeline-dto: the DTO is the route\'s body schema, and the 400 is ValidationPipe\'s', async (t) => {
+  const schemas: unknown[] = []
+  const app = await build(t, ItemsModule, {}, (app) => app.addHook('onRoute', (route) => { schemas.push(route.schema) }))
+  const { request } = scenarios['pipeline-dto']
+  assert.deepEqual(JSON.parse(JSON.stringify(schemas)), [{ body: { $ref: 'CreateItemDto#' } }])
+  const rejected = await app.inject({ method: 'POST', url: request.path, headers: request.headers, payload: JSON.stringify({ name: '', qty: -1 }) })
+  assert.deepEqual(rejected.json(), {
+    statusCode: 400,
+    message: ['name must be longer than or equal to 1 characters', 'qty must not be less than 0'],
+    error: 'Bad Request'
+  })
+})
