@@ -41,7 +41,7 @@ export class CatsController {
 
   @Post()
   @Roles('admin')
-  @UsePipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }))
+  @UsePipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, compile: true }))
   create (@Body() dto: CreateCatDto): Cat {
     return this.cats.create(dto)
   }

@@ -1,6 +1,6 @@
 import { IsInt, IsString, Length, Max, Min } from 'class-validator'
 
-/** The body of POST /cats, checked by ValidationPipe (class-validator). */
+/** The body of POST /cats, checked by ValidationPipe (class-validator), compiled into the route's JSON schema. */
 export class CreateCatDto {
   @IsString()
   @Length(1, 40)
