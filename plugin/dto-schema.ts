@@ -114,6 +114,7 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
   let defined = false
   let nested = false
   let nestedEach = false
+  let notEmpty = false
   for (const metadata of metadatas) {
     if (metadata.validateIf !== undefined) fail(`${where} has a validateIf option`)
     switch (metadata.type) {
@@ -139,6 +140,7 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
         const name = constraints[0].name ?? metadata.name ?? 'a custom constraint'
         const fragment = constraintSchema(name, metadata.constraints ?? [], where)
         if (metadata.each) each.push(fragment)
+        else if (name === 'isNotEmpty') notEmpty = true
         else single.push(fragment)
         break
       }
@@ -154,6 +156,8 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
   if (nested && nestedClass === undefined) fail(`${where} has @ValidateNested() without @Type(() => Class) of class-transformer, so class-validator sees a plain object`)
 
   let schema = merge(single)
+  // Said with the property's type when it has one: a non-empty string, or nothing more to say.
+  if (notEmpty) schema = merge([schema, schema.type === 'string' ? { minLength: 1 } : (typeof schema.type === 'string' ? {} : notEmptySchema)])
   if (nested) {
     const inner = compileClass(nestedClass!, ctx)
     if (nestedEach || each.length > 0 || schema.type === 'array') each.push(inner)
@@ -177,6 +181,7 @@ function typeTarget (metadata: NonNullable<ReturnType<DtoPeers['transformers']['
   return target as Function
 }
 
+const notEmptySchema = { not: { enum: ['', null] } }
 const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0
 const isBound = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
 const isPrimitive = (value: unknown): boolean => value === null || ['string', 'number', 'boolean'].includes(typeof value)
@@ -237,7 +242,7 @@ function constraintSchema (name: string, constraints: unknown[], where: string):
     }
     case 'isDateString':
     case 'isIso8601': return first === undefined ? { type: 'string', format: 'date-time' } : unsupported('with options')
-    case 'isNotEmpty': return { not: { enum: ['', null] } }
+    case 'isNotEmpty': return notEmptySchema
     case 'arrayNotEmpty': return { type: 'array', minItems: 1 }
     case 'arrayMinSize': return isCount(first) ? { type: 'array', minItems: first } : unsupported('with a size that is not a whole number')
     case 'arrayMaxSize': return isCount(first) ? { type: 'array', maxItems: first } : unsupported('with a size that is not a whole number')

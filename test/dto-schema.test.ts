@@ -112,6 +112,20 @@ test('@IsOptional() properties are not required and accept null, as class-valida
   })
 })
 
+class NotEmpty {
+  @IsString() @IsNotEmpty() name!: string
+  @IsInt() @IsNotEmpty() count!: number
+  @IsOptional() @IsNotEmpty() @IsString() nick?: string
+}
+
+test('@IsNotEmpty() on a typed property says it with the type: a non-empty string, or nothing more', () => {
+  assert.deepEqual(schemaOf(NotEmpty).properties, {
+    name: { type: 'string', minLength: 1 },
+    count: { type: 'integer' },
+    nick: { type: ['string', 'null'], minLength: 1 }
+  })
+})
+
 class WithDefaults {
   @IsInt() page: number = 1
   @IsInt() broken: number = 1.5
