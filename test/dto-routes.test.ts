@@ -6,9 +6,10 @@ import swagger from '@fastify/swagger'
 import { IsEmail, IsInt, IsOptional, IsString, Min, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator'
 import { Type } from 'class-transformer'
 import {
-  BadRequestException, Body, Controller, Get, Injectable, Module, Param, ParseIntPipe, Post, Put, Query, RouteSchema, UseGuards,
-  UseInterceptors, UsePipes, ValidationPipe, decoratorPlugin,
-  type CallHandler, type DecoratorPluginOptions, type ExecutionContext, type NestInterceptor, type PipeTransform
+  BadRequestException, Body, Catch, Controller, Get, HttpException, Injectable, Module, Param, ParseIntPipe, Post, Put, Query, RouteSchema,
+  UseGuards, UseInterceptors, UsePipes, ValidationPipe, decoratorPlugin,
+  type ArgumentsHost, type CallHandler, type DecoratorPluginOptions, type ExceptionFilter, type ExecutionContext, type NestInterceptor,
+  type PipeTransform
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
 import { paramTypes } from './helpers/dto.js'
@@ -259,6 +260,26 @@ test('a DTO class in @RouteSchema validates in Fastify\'s validation step with V
   assert.deepEqual((await app.inject({ method: 'POST', url: '/strict' })).json().message, ['body must be an object', ...required])
   assert.deepEqual((await app.inject({ method: 'POST', url: '/strict?name=a&name=b', headers: json, payload: { name: 'Tom', age: 2 } })).json().message, ['name must be a string'])
   assert.equal((await app.inject('/strict')).body, '[{"name":"Tom","age":2}]')
+})
+
+@Catch(BadRequestException)
+class TeapotFilter implements ExceptionFilter {
+  catch (exception: BadRequestException, host: ArgumentsHost) {
+    host.switchToHttp().getResponse().code(418).send({ teapot: exception.getResponse() })
+  }
+}
+
+test('exception filters see the 400 of a @RouteSchema DTO; a compiling pipe\'s exceptionFactory gets class-validator\'s errors', async (t) => {
+  const filtered = await build(t, StrictModule, { globalFilters: [new TeapotFilter()] })
+  const rejected = await filtered.inject({ method: 'POST', url: '/strict', headers: json, payload: invalid })
+  assert.equal(rejected.statusCode, 418)
+  assert.deepEqual(rejected.json(), { teapot: { statusCode: 400, message: invalidMessages, error: 'Bad Request' } })
+
+  const factory = new ValidationPipe({ compile: true, exceptionFactory: (errors) => new HttpException({ fields: errors.map((error) => error.property) }, 422) })
+  const app = await build(t, CatsModule, { globalPipes: [factory] })
+  const failed = await app.inject({ method: 'POST', url: '/cats', headers: json, payload: invalid })
+  assert.equal(failed.statusCode, 422)
+  assert.deepEqual(failed.json(), { fields: ['name', 'age', 'owner'] })
 })
 
 @Controller('bad')
