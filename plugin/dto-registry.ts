@@ -46,12 +46,19 @@ function createAjv (peers: DtoPeers): any {
     ajv.addFormat(uuidFormat(version), { type: 'string', validate: (value: string) => checks.isUUID(value, version) })
   }
   // validator.js counts a character and its variation selector as one; JSON Schema counts both.
-  for (const [keyword, check] of [['minLength', checks.minLength], ['maxLength', checks.maxLength]] as const) {
+  // It never counts more than the UTF-16 length, and counts exactly that without surrogates or
+  // variation selectors: only other strings need its own count.
+  const plain = (data: string): boolean => !special.test(data)
+  const minLength = (min: number, data: string): boolean => data.length >= min && (plain(data) || checks.minLength(data, min))
+  const maxLength = (max: number, data: string): boolean => data.length <= max || (!plain(data) && checks.maxLength(data, max))
+  for (const [keyword, validate] of [['minLength', minLength], ['maxLength', maxLength]] as const) {
     ajv.removeKeyword(keyword)
-    ajv.addKeyword({ keyword, type: 'string', schemaType: 'number', errors: false, validate: (length: number, data: string) => check(data, length) })
+    ajv.addKeyword({ keyword, type: 'string', schemaType: 'number', errors: false, validate })
   }
   return ajv
 }
+
+const special = /[\uD800-\uDFFF]|\uFE0E|\uFE0F/
 
 /**
  * An application's compiled DTOs: each class compiled once per set of options, its schema added
