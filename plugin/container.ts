@@ -7,8 +7,9 @@ import { FASTIFY, REQUEST } from './tokens.js'
 import { kApplication, kBuiltinToken, kRequestScope } from './symbols.js'
 import {
   ERR_CIRCULAR_DEPENDENCY, ERR_MISSING_METADATA, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY,
-  ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED, tokenName
+  ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED
 } from './errors.js'
+import { tokenName } from './describe.js'
 
 type Builtin = 'request' | 'fastify' | 'reflector'
 

@@ -1,7 +1,8 @@
 import type { ControllerOptions, PrefixTrailingSlash } from '../types/index.js'
 import { kController, kRoutes } from './symbols.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
-import { checkVersion } from './versioning.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
+import { checkVersion } from './version.js'
 import { legacyDecorator } from './legacy-decorator.js'
 import { hostConstraint } from './host.js'
 

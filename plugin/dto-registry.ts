@@ -5,7 +5,7 @@ import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
 import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
 import { accepted, compileSettings, type CompileSettings, type Verdict } from './dto-verdicts.js'
 import { ValidationPipe } from './validation-pipe.js'
-import { asError } from './exception-handler.js'
+import { asError } from './thrown.js'
 import { kValidateSync } from './symbols.js'
 
 /** One DTO compiled with one set of options. */

@@ -1,6 +1,7 @@
 import type { CanActivate, ExceptionFilter, NestInterceptor, PipeTransform, Type } from '../types/index.js'
 import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from './symbols.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
 
 export type Enhancer<T> = Type<T> | T

@@ -6,20 +6,8 @@ import { HttpExecutionContext } from './execution-context.js'
 import { catchTypes } from './enhancers.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
 import { kAnswer, kRouteInfo } from './symbols.js'
-import { describe } from './errors.js'
-
-/** Wraps a thrown non-Error so Fastify's hook runner keeps it; filters see the original. */
-export class ThrownValue extends Error {
-  readonly value: unknown
-  constructor (value: unknown) {
-    super(`A non-Error value was thrown: ${String(value)}`)
-    this.value = value
-  }
-}
-
-export function asError (value: unknown): Error {
-  return value instanceof Error ? value : new ThrownValue(value)
-}
+import { describe } from './describe.js'
+import { ThrownValue, asError } from './thrown.js'
 
 export interface RouteInfo { cls: Type, handler: (...args: any[]) => any }
 

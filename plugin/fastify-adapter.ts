@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyPluginOptions, type FastifyRegisterOptions, type FastifyServerOptions } from 'fastify'
-import type { FastifyPlugin } from '../types/index.js'
-import { ERR_INVALID_OPTIONS, describe } from './errors.js'
+import type { FastifyPlugin } from '../types/application.js'
+import { ERR_INVALID_OPTIONS } from './errors.js'
+import { describe } from './describe.js'
 
 function isFastifyInstance (value: unknown): value is FastifyInstance {
   return typeof value === 'object' && value !== null && typeof (value as FastifyInstance).register === 'function' && 'server' in value

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { paramDecorator, type ParamDefinition } from './params.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
 
 export type Host = string | RegExp
 

@@ -1,5 +1,6 @@
 import { kHeaders, kHttpCode, kRedirect, kRender } from './symbols.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
 
 /** Sets the success status of a handler. */

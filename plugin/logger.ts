@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { LoggerService, LogLevel } from '../types/index.js'
+import type { LoggerService, LogLevel } from '../types/logger.js'
 import type { RoutePlan } from './router.js'
 
 type PinoLevel = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal'

@@ -1,14 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { MiddlewareConfigProxy, MiddlewareConsumer, RouteInfo, Type, VersioningOptions, VersionValue } from '../types/index.js'
+import type { Type, VersioningOptions, VersionValue } from '../types/index.js'
+import type { MiddlewareConfigProxy, MiddlewareConsumer, RouteInfo } from '../types/middleware.js'
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import type { ControllerPlan, RoutePlan } from './router.js'
-import { joinPath } from './router.js'
+import { joinPath } from './paths.js'
 import { controllerDefinition } from './controller.js'
 import { httpMethod, RequestMethod } from './request-method.js'
 import { matchRoute, parsePattern, requestPath, type PathPattern, type Verdict } from './route-pattern.js'
-import { asError } from './exception-handler.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { asError } from './thrown.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
 
 type Middleware = (req: any, res: any, next: (error?: unknown) => void) => unknown
 type Target = { pattern: PathPattern, method?: string } | { controller: Type }

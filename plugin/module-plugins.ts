@@ -1,7 +1,9 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import type { ModuleNode } from './scanner.js'
-import { joinPath, type ControllerPlan } from './router.js'
-import { ERR_INVALID_PLUGIN, describe } from './errors.js'
+import type { ControllerPlan } from './router.js'
+import { joinPath } from './paths.js'
+import { ERR_INVALID_PLUGIN } from './errors.js'
+import { describe } from './describe.js'
 
 const kSkipOverride = Symbol.for('skip-override')
 const kDisplayName = Symbol.for('fastify.display-name')

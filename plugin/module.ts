@@ -1,6 +1,7 @@
 import type { ModuleMetadata } from '../types/index.js'
 import { kGlobal, kModule } from './symbols.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
 
 const moduleKeys = new Set(['imports', 'controllers', 'providers', 'exports', 'plugins'])

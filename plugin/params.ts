@@ -1,6 +1,7 @@
 import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
 import { kParams } from './symbols.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
 
 export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files' | 'host'

@@ -1,6 +1,7 @@
 import type { RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions } from '../types/index.js'
 import { kRouteConfig, kRouteConstraints, kRouteSchema } from './symbols.js'
-import { ERR_INVALID_DECLARATION, describe } from './errors.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
 
 type Options = Record<string, unknown>

@@ -10,22 +10,17 @@ import { enhancersOf, kFilters, kGuards, kInterceptors, kPipes } from './enhance
 import { kHeaders, kHttpCode, kRedirect, kRender, kRouteInfo } from './symbols.js'
 import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
 import { createErrorHandler } from './exception-handler.js'
-import { addHooks } from './hooks.js'
+import { addHooks } from './hook-handlers.js'
 import { installRawBodyParsers, wantsRawBody } from './raw-body.js'
-import { buildUploadHook, checkMultipart, wantsUploads } from './uploads.js'
-import { handlerVersion } from './versioning.js'
+import { buildUploadHook, checkMultipart, wantsUploads } from './multipart.js'
+import { handlerVersion } from './version.js'
 import { checkConstraints, routeOptionsOf } from './route-options.js'
 import { checkHostParams, type Host } from './host.js'
 import { ERR_DUPLICATE_ROUTE, ERR_INVALID_DECLARATION } from './errors.js'
 import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
 import type { DtoSchemas } from './dto-registry.js'
 import { planRouteDtos } from './dto-routes.js'
-
-/** Joins path pieces into `/a/b`, never doubling or dropping slashes; '' when empty. */
-export function joinPath (...parts: string[]): string {
-  const segments = parts.flatMap((part) => part.split('/')).filter((segment) => segment !== '')
-  return segments.length === 0 ? '' : `/${segments.join('/')}`
-}
+import { joinPath } from './paths.js'
 
 export interface Globals {
   guards: Array<EnhancerRef<CanActivate>>

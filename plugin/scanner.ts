@@ -4,7 +4,8 @@ import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
 import { injectableOptions } from './injectable.js'
 import { kGlobal } from './symbols.js'
-import { ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE, describe, tokenName } from './errors.js'
+import { ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE } from './errors.js'
+import { describe, tokenName } from './describe.js'
 
 export type Token = InjectionToken
 

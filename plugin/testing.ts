@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { DecoratorPluginOptions, Type } from '../types/index.js'
 import { decoratorPlugin } from './plugin.js'
-import { ERR_INVALID_OPTIONS, describe } from './errors.js'
+import { ERR_INVALID_OPTIONS } from './errors.js'
+import { describe } from './describe.js'
 
 export { Test, TestingModule, TestingModuleBuilder } from './testing/testing-module.js'
 export type { OverrideBy, OverrideByFactoryOptions, OverrideModule } from './testing/testing-module.js'

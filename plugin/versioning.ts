@@ -2,37 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingMessage } from 'node:http'
 import type { VersioningOptions, VersionValue } from '../types/index.js'
 import { VERSION_NEUTRAL } from './tokens.js'
-import { kVersion } from './symbols.js'
-import { ERR_INVALID_DECLARATION, ERR_INVALID_OPTIONS, describe } from './errors.js'
-import { asError } from './exception-handler.js'
-import { legacyDecorator } from './legacy-decorator.js'
+import { ERR_INVALID_OPTIONS } from './errors.js'
+import { describe } from './describe.js'
+import { asError } from './thrown.js'
+import { validVersion } from './version.js'
 import { checkSharedVersion, installSharedVersion } from './shared-version.js'
 
 type Version = string | symbol
 /** Routing runs before Fastify builds its request: strategies see Node's request. */
 type RawRequest = IncomingMessage
-
-function validVersion (value: unknown): boolean {
-  const list = Array.isArray(value) ? value : [value]
-  return list.length > 0 && list.every((v) => (typeof v === 'string' && v !== '') || v === VERSION_NEUTRAL)
-}
-
-/** Fails a declaration (`what` names it) whose version is not a string, a list, or VERSION_NEUTRAL. */
-export function checkVersion (value: unknown, what: string): void {
-  if (!validVersion(value)) {
-    throw new ERR_INVALID_DECLARATION(`${what} takes a non-empty string, an array of them, or VERSION_NEUTRAL, given ${describe(value)}.`)
-  }
-}
-
-/** The versions a handler answers: a string, a list, or VERSION_NEUTRAL. */
-export function Version (version: VersionValue): MethodDecorator {
-  checkVersion(version, '@Version()')
-  return legacyDecorator('@Version()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { Reflect.defineMetadata(kVersion, version, descriptor.value as object) })
-}
-
-export function handlerVersion (handler: object): VersionValue | undefined {
-  return Reflect.getOwnMetadata(kVersion, handler)
-}
 
 /** One registration of a handler: a URL segment (uri type) or a constraint value. */
 export interface VersionVariant {

@@ -205,7 +205,3 @@ export interface UploadedFileOptions {
   field?: string
   required?: boolean
 }
-// NestJS's application, middleware and logger types, for code moved from NestJS.
-export type * from './application.js'
-export type * from './middleware.js'
-export type * from './logger.js'

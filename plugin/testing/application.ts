@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
-  CanActivate, Container as PublicContainer, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, FastifyPlugin, GlobalPrefixOptions,
-  InjectionToken, LoggerService, LogLevel, NestFastifyApplication, NestInterceptor, PipeTransform, VersioningOptions
+  CanActivate, Container as PublicContainer, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken, NestInterceptor,
+  PipeTransform, VersioningOptions
 } from '../../types/index.js'
+import type { FastifyPlugin, GlobalPrefixOptions, NestFastifyApplication } from '../../types/application.js'
+import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../fastify-adapter.js'
 import { Logger } from '../logger.js'
-import { ERR_INVALID_OPTIONS, describe } from '../errors.js'
+import { ERR_INVALID_OPTIONS } from '../errors.js'
+import { describe } from '../describe.js'
 
 /** What an application needs from the compiled module it serves. */
 export interface ApplicationSource {
