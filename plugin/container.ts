@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Container as PublicContainer, Provider, Type } from '../types/index.js'
+import type { Container as PublicContainer, InjectionToken, Provider, Type } from '../types/index.js'
 import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token, normalizeProvider } from './scanner.js'
 import { constructorOwner, injectTokens, optionalParams } from './injectable.js'
 import { Reflector } from './reflector.js'
@@ -10,6 +10,7 @@ import {
   ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED
 } from './errors.js'
 import { tokenName } from './describe.js'
+import { andThen, isThenable, promised, whenAll } from './thenable.js'
 
 type Builtin = 'request' | 'fastify' | 'reflector'
 
@@ -49,19 +50,6 @@ function builtinOf (token: Token): Builtin | undefined {
 const erased = new Set<unknown>([undefined, Object, Function])
 
 export interface Box { value: unknown }
-
-// A promise of what `run` gives, rejected (not thrown) when it throws.
-function promised (run: () => Box | Promise<Box>): Promise<Box> {
-  try {
-    return Promise.resolve(run())
-  } catch (error) {
-    return Promise.reject(error)
-  }
-}
-
-function isThenable (value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
-}
 
 type RequestWithScope = FastifyRequest & { [kRequestScope]?: Map<Binding, Box | Promise<Box>> }
 
@@ -224,7 +212,6 @@ export class Container {
 
   #unknownDependency (binding: Binding, dep: Dependency): Error {
     const where = binding.module.name
-    const owner = binding.kind === 'provider' || binding.kind === 'enhancer' ? bindingName(binding) : bindingName(binding)
     let fix = `Add ${tokenName(dep.token)} to ${where}'s providers, or import a module that exports it.`
     const provider = this.graph.modules.find((m) => m.providers.has(dep.token))
     if (provider && provider !== binding.module) {
@@ -232,7 +219,7 @@ export class Container {
         ? `${provider.name} exports it: add ${provider.name} to ${where}'s imports.`
         : `${provider.name} provides it but does not export it: add it to ${provider.name}'s exports and import ${provider.name} into ${where}.`
     }
-    return new ERR_UNKNOWN_DEPENDENCY(`Cannot resolve ${tokenName(dep.token)} at index [${dep.index}] of ${owner} in module ${where}. ${fix}`)
+    return new ERR_UNKNOWN_DEPENDENCY(`Cannot resolve ${tokenName(dep.token)} at index [${dep.index}] of ${bindingName(binding)} in module ${where}. ${fix}`)
   }
 
   /** Checks the whole graph once every binding is known: overrides, cycles, scopes. */
@@ -308,9 +295,7 @@ export class Container {
   // Sync when every dependency and the factory are, so a request-scoped build costs no promise.
   #construct (binding: Binding, request: RequestWithScope | undefined): Box | Promise<Box> {
     const boxes = binding.deps.map((dep) => this.#value(dep, binding, request))
-    return boxes.some((box) => box instanceof Promise)
-      ? Promise.all(boxes).then((ready) => this.#build(binding, ready, request))
-      : this.#build(binding, boxes as Box[], request)
+    return andThen(whenAll(boxes), (ready) => this.#build(binding, ready, request))
   }
 
   #build (binding: Binding, boxes: Box[], request: RequestWithScope | undefined): Box | Promise<Box> {
@@ -387,31 +372,33 @@ export class Container {
     return undefined
   }
 
-  /** The object users reach as `app.container`. */
+  /** The object users reach as `app.container`; tokens carry no type at run time, hence the casts to T. */
   publicApi (): PublicContainer {
     const api: PublicContainer = {
-      get: (token) => {
-        if (builtinOf(token) === 'reflector') return this.reflector as any
-        const binding = this.#find(token)
-        if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
-        if (binding.perRequest || binding.transient) {
-          throw new ERR_SCOPED_PROVIDER(`container.get(${tokenName(token)}): ${bindingName(binding)} is ${binding.transient ? 'transient' : 'request-scoped'}; use await container.resolve(token, request) instead.`)
-        }
-        if (binding.pending === undefined) {
-          throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): the application is not ready yet; await app.ready() first.`)
-        }
-        return binding.instance as any
-      },
-      resolve: async (token, request) => {
-        if (builtinOf(token) === 'reflector') return this.reflector as any
-        const binding = this.#find(token)
-        if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
-        // Without a request, a fresh request context stands in (one instance per call).
-        return await this.resolveIn(binding, (request ?? {}) as RequestWithScope) as any
-      }
+      get: <T>(token: InjectionToken<T>): T => this.#publicGet(token) as T,
+      resolve: async <T>(token: InjectionToken<T>, request?: FastifyRequest): Promise<T> => await this.#publicResolve(token, request) as T
     }
     // Marks the decoration as this plugin's, out of sight of enumeration.
     return Object.defineProperty(api, kApplication, { value: true })
+  }
+
+  #publicGet (token: Token): unknown {
+    if (builtinOf(token) === 'reflector') return this.reflector
+    const binding = this.#find(token)
+    if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
+    if (binding.perRequest || binding.transient) {
+      throw new ERR_SCOPED_PROVIDER(`container.get(${tokenName(token)}): ${bindingName(binding)} is ${binding.transient ? 'transient' : 'request-scoped'}; use await container.resolve(token, request) instead.`)
+    }
+    // app.container is decorated once every singleton is built: the instance is there.
+    return binding.instance
+  }
+
+  #publicResolve (token: Token, request: FastifyRequest | undefined): unknown {
+    if (builtinOf(token) === 'reflector') return this.reflector
+    const binding = this.#find(token)
+    if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
+    // Without a request, a fresh request context stands in (one instance per call).
+    return this.resolveIn(binding, (request ?? {}) as RequestWithScope)
   }
 }
 

@@ -1,18 +1,17 @@
-import type { CanActivate, ExceptionFilter, NestInterceptor, PipeTransform, Type } from '../types/index.js'
+import type { CanActivate, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform } from '../types/index.js'
 import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
+import { hasMethod } from './has-method.js'
 
-export type Enhancer<T> = Type<T> | T
+type ClassOrMethodDecorator = ClassDecorator & MethodDecorator
 
-function attach (key: symbol, decorator: string, method: string) {
-  return (...items: unknown[]) => {
+// One decorator factory per kind; `method` is what each entry must have.
+function attach<T> (key: symbol, decorator: string, method: string) {
+  return (...items: Array<EnhancerEntry<T>>): ClassOrMethodDecorator => {
     items.forEach((item, i) => {
-      const ok = typeof item === 'function'
-        ? typeof (item as Function).prototype?.[method] === 'function'
-        : typeof (item as Record<string, unknown>)?.[method] === 'function'
-      if (!ok) {
+      if (!hasMethod(item, method)) {
         throw new ERR_INVALID_DECLARATION(`@${decorator}() entry ${i} must be a class or an instance with a ${method}() method, given ${describe(item)}.`)
       }
     })
@@ -24,19 +23,17 @@ function attach (key: symbol, decorator: string, method: string) {
   }
 }
 
-type ClassOrMethodDecorator = ClassDecorator & MethodDecorator
-
-export const UseGuards: (...guards: Array<Enhancer<CanActivate>>) => ClassOrMethodDecorator = attach(kGuards, 'UseGuards', 'canActivate') as any
-export const UsePipes: (...pipes: Array<Enhancer<PipeTransform>>) => ClassOrMethodDecorator = attach(kPipes, 'UsePipes', 'transform') as any
-export const UseInterceptors: (...interceptors: Array<Enhancer<NestInterceptor>>) => ClassOrMethodDecorator = attach(kInterceptors, 'UseInterceptors', 'intercept') as any
-export const UseFilters: (...filters: Array<Enhancer<ExceptionFilter>>) => ClassOrMethodDecorator = attach(kFilters, 'UseFilters', 'catch') as any
+export const UseGuards = attach<CanActivate>(kGuards, 'UseGuards', 'canActivate')
+export const UsePipes = attach<PipeTransform>(kPipes, 'UsePipes', 'transform')
+export const UseInterceptors = attach<NestInterceptor>(kInterceptors, 'UseInterceptors', 'intercept')
+export const UseFilters = attach<ExceptionFilter>(kFilters, 'UseFilters', 'catch')
 
 /** The exception types a filter handles; none means every exception. */
 export function Catch (...types: Function[]): ClassDecorator {
   return legacyDecorator('@Catch()', (target: Function) => { Reflect.defineMetadata(kCatch, types, target) })
 }
 
-export function enhancersOf<T> (key: symbol, holder: object): Array<Enhancer<T>> {
+export function enhancersOf<T> (key: symbol, holder: object): Array<EnhancerEntry<T>> {
   return Reflect.getOwnMetadata(key, holder) ?? []
 }
 
@@ -44,5 +41,3 @@ export function catchTypes (filter: object): Function[] {
   const cls = typeof filter === 'function' ? filter : filter.constructor
   return Reflect.getMetadata(kCatch, cls) ?? []
 }
-
-export { kGuards, kPipes, kInterceptors, kFilters }

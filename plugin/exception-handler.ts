@@ -141,11 +141,13 @@ export function lastResortErrorHandler (error: unknown, request: FastifyRequest,
 interface FilterEntry { ref: EnhancerRef<ExceptionFilter>, types: Function[] }
 
 /**
- * An error handler trying `filters` nearest first, then the built-in answer.
- * Set on a controller's context (controller and global filters) or on a route.
+ * An error handler trying the filters nearest first, then the built-in answer. `levels` are
+ * given outermost first (global, controller, handler); as in NestJS, the handler's filters are
+ * tried first, and within a level the last one listed. Set on the plugin's context (global
+ * filters), on a controller's context, or on a route with filters of its own.
  */
-export function createErrorHandler (filters: Array<EnhancerRef<ExceptionFilter>>, refs: EnhancerRefs) {
-  const entries: FilterEntry[] = filters.map((ref) => ({ ref, types: catchTypes(ref.binding?.definition.useClass ?? (ref.value as object)) }))
+export function createErrorHandler (levels: Array<Array<EnhancerRef<ExceptionFilter>>>, refs: EnhancerRefs) {
+  const entries: FilterEntry[] = levels.flat().reverse().map((ref) => ({ ref, types: catchTypes(ref.binding?.definition.useClass ?? (ref.value as object)) }))
 
   if (entries.length === 0) {
     return function fdpErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply) {

@@ -11,6 +11,8 @@ import { matchRoute, parsePattern, requestPath, type PathPattern, type Verdict }
 import { asError } from './thrown.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
+import { hasMethod } from './has-method.js'
+import { isThenable } from './thenable.js'
 
 type Middleware = (req: any, res: any, next: (error?: unknown) => void) => unknown
 type Target = { pattern: PathPattern, method?: string } | { controller: Type }
@@ -49,7 +51,7 @@ class Consumer implements MiddlewareConsumer {
       if (typeof item !== 'function') {
         throw new ERR_INVALID_DECLARATION(`${where} entry ${index} is ${describe(item)}; give a class with use(req, res, next) or a function (req, res, next).`)
       }
-      if (typeof item.prototype?.use !== 'function' && isClassSyntax(item)) {
+      if (!hasMethod(item, 'use') && isClassSyntax(item)) {
         throw new ERR_INVALID_DECLARATION(`${where} entry ${index} is the class ${item.name}, which has no use() method. Implement NestMiddleware: use(req, res, next).`)
       }
     })
@@ -121,7 +123,7 @@ export async function applyMiddleware (container: Container, modules: ModuleNode
   // Classes become bindings of their module; the new ones are checked and built like the rest.
   const bindings = new Map<Configuration, Array<Binding | Middleware>>(configurations.map((configuration) => [
     configuration,
-    configuration.middleware.map((item) => typeof (item as Type).prototype?.use === 'function' ? container.enhancer(configuration.module, item as Type) : item as Middleware)
+    configuration.middleware.map((item) => hasMethod(item, 'use') ? container.enhancer(configuration.module, item as Type) : item as Middleware)
   ]))
   container.finalize()
   await container.instantiate()
@@ -220,10 +222,10 @@ function middlewareHook (steps: Step[]) {
       }
       try {
         const middleware = step.get(request)
-        const result = typeof (middleware as Promise<Middleware>).then === 'function'
+        const result = isThenable(middleware)
           ? (middleware as Promise<Middleware>).then((use) => use(req, res, next))
           : (middleware as Middleware)(req, res, next)
-        if (typeof (result as PromiseLike<unknown>)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, failed)
+        if (isThenable(result)) result.then(undefined, failed)
       } catch (error) {
         failed(error)
       }

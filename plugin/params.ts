@@ -3,6 +3,7 @@ import { kParams } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
+import { hasMethod } from './has-method.js'
 
 export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files' | 'host'
 
@@ -37,9 +38,8 @@ export function paramDefinitions (prototype: object, key: string | symbol): Para
   return Reflect.getMetadata(kParams, prototype, key) ?? []
 }
 
-function isPipe (value: unknown): value is PipeEntry {
-  if (typeof value === 'function') return typeof value.prototype?.transform === 'function'
-  return typeof value === 'object' && value !== null && typeof (value as PipeTransform).transform === 'function'
+export function isPipe (value: unknown): value is PipeEntry {
+  return hasMethod(value, 'transform')
 }
 
 // `@Param()`, `@Param('id')`, `@Param('id', ParseIntPipe)`, `@Param(ParseIntPipe)`.
@@ -104,5 +104,3 @@ export function createParamDecorator<D = any, R = any> (factory: (data: D, ctx: 
     })
   }
 }
-
-export { isPipe }

@@ -2,10 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ArgumentMetadata, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
 import type { ParamDefinition } from './params.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
-import type { Binding, Container } from './container.js'
+import type { Binding, Box, Container } from './container.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
 import { asError } from './thrown.js'
+import { andThen, isThenable, promised, steps } from './thenable.js'
 import type { RedirectDefinition } from './http.js'
 import { uploadExtractor } from './multipart.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
@@ -16,6 +17,8 @@ import { hostParamsReader, type Host } from './host.js'
 const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown
+/** What @fastify/view (an optional peer, never imported here) adds to the reply. */
+type ViewReply = FastifyReply & { view: (name: string, data: unknown) => unknown }
 type Extractor = (request: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
 
 export interface HandlerPlan {
@@ -38,8 +41,7 @@ export interface HandlerPlan {
 const pipeableKinds = new Set(['param', 'query', 'body', 'custom', 'rawBody', 'file', 'files'])
 
 function isObservable (value: unknown): value is ObservableLike {
-  return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' &&
-    typeof (value as PromiseLike<unknown>).then !== 'function'
+  return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' && !isThenable(value)
 }
 
 /** The last value of an Observable-like (rxjs or any object with `subscribe`). */
@@ -50,16 +52,11 @@ export function lastValue (observable: ObservableLike): Promise<unknown> {
   })
 }
 
-function isThenable (value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
-}
-
 const unwrap = (value: unknown): unknown => isObservable(value) ? lastValue(value) : value
 
-// What `await` then an Observable's last value give, without a trip through the microtask
-// queue when the value is already there: a promise only when something was pending.
+// What `await` then an Observable's last value give: a promise only when something was pending.
 function settle (value: unknown): unknown {
-  return isThenable(value) ? Promise.resolve(value).then(unwrap) : unwrap(value)
+  return andThen(value, unwrap)
 }
 
 function extractor (param: ParamDefinition, plan: HandlerPlan): Extractor {
@@ -83,7 +80,6 @@ function extractor (param: ParamDefinition, plan: HandlerPlan): Extractor {
       const factory = param.factory!
       return (req, reply, ctx) => factory(data, ctx!)
     }
-    default: return () => undefined
   }
 }
 
@@ -103,20 +99,10 @@ function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: Enha
     metatype: plan.paramTypes?.[param.index] as Type | undefined,
     data: param.data
   }
+  const apply = (pipe: PipeTransform, value: unknown): unknown => pipe.transform(value, metadata)
   // Sync while the pipes are: a promise only once a pipe or a value is one.
-  const transform = (value: unknown, from: number, req: FastifyRequest): unknown => {
-    for (let i = from; i < pipes.length; i++) {
-      if (isThenable(value)) return Promise.resolve(value).then((resolved) => transform(resolved, i, req))
-      const pipe = refs.get(pipes[i], req)
-      if (isThenable(pipe)) {
-        const pending = value
-        return Promise.resolve(pipe).then((resolved) => transform(resolved.transform(pending, metadata), i + 1, req))
-      }
-      value = pipe.transform(value, metadata)
-    }
-    return value
-  }
-  return { resolve: (req, reply, ctx) => transform(extract(req, reply, ctx), 0, req), piped: true }
+  const transform = (value: unknown, i: number, req: FastifyRequest): unknown => andThen(refs.get(pipes[i], req), apply, value)
+  return { resolve: (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined), piped: true }
 }
 
 /** Composes the route handler once: arguments, interceptors, then the response. */
@@ -163,19 +149,11 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
         // What next(i) gives is settled by its caller: handle() for inner ones, proceed for the outermost.
         const next = (i: number): unknown => {
           if (i === interceptors.length) return call(instance, req, reply, ctx)
-          const interceptor = refs.get(interceptors[i], req)
-          if (isThenable(interceptor)) return Promise.resolve(interceptor).then((resolved) => intercept(resolved, i))
-          return intercept(interceptor, i)
+          return andThen(refs.get(interceptors[i], req), intercept, i)
         }
         const intercept = (interceptor: NestInterceptor, i: number): unknown => interceptor.intercept(ctx!, { handle: () => handle(i + 1) })
         // Always a promise, rejected when the rest of the chain throws synchronously.
-        const handle = (i: number): Promise<unknown> => {
-          try {
-            return Promise.resolve(settle(next(i)))
-          } catch (error) {
-            return Promise.reject(error)
-          }
-        }
+        const handle = (i: number): Promise<unknown> => promised(() => settle(next(i)))
         return next(0)
       }
 
@@ -203,24 +181,20 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   const proceed = (instance: unknown, req: FastifyRequest, reply: FastifyReply): unknown => {
     prepare?.(reply)
     const ctx = needsContext ? new HttpExecutionContext(req, reply, cls, method) : undefined
-    const result = run(instance, req, reply, ctx)
-    return isThenable(result) ? Promise.resolve(result).then((value) => finish(value, req, reply)) : finish(result, req, reply)
+    return andThen(run(instance, req, reply, ctx), finish, req, reply)
   }
   // respond(await settle(value)), in one step once the value is there.
-  const finish = (value: unknown, req: FastifyRequest, reply: FastifyReply): unknown => {
-    const last = unwrap(value)
-    return isThenable(last) ? last.then((resolved) => respond(resolved, req, reply)) : respond(last, req, reply)
-  }
+  const finish = (value: unknown, req: FastifyRequest, reply: FastifyReply): unknown => andThen(unwrap(value), respond, req, reply)
+  const proceedWith = (box: Box, req: FastifyRequest, reply: FastifyReply): unknown => proceed(box.value, req, reply)
   return function fdpHandler (req, reply) {
     if (!perRequest) return proceed(controller.instance, req, reply)
-    const instance = container.scoped(controller, req)
-    return isThenable(instance) ? instance.then((box) => proceed(box.value, req, reply)) : proceed(instance.value, req, reply)
+    return andThen(container.scoped(controller, req), proceedWith, req, reply)
   }
 }
 
 function responder (plan: HandlerPlan, handsReply: boolean) {
   const { redirect, render } = plan
-  if (render !== undefined) return (result: unknown, req: FastifyRequest, reply: FastifyReply) => (reply as any).view(render, result)
+  if (render !== undefined) return (result: unknown, req: FastifyRequest, reply: FastifyReply) => (reply as ViewReply).view(render, result)
   if (redirect !== undefined) {
     return (result: unknown, req: FastifyRequest, reply: FastifyReply) => {
       const given = (typeof result === 'object' && result !== null ? result : {}) as Partial<RedirectDefinition>
@@ -243,28 +217,18 @@ function responder (plan: HandlerPlan, handsReply: boolean) {
 /** Guards as a route-level preValidation hook: body parsed, schema not yet checked. */
 export function buildGuardHook (guards: Array<EnhancerRef<CanActivate>>, plan: Pick<HandlerPlan, 'cls' | 'method'>, refs: EnhancerRefs) {
   const { cls, method } = plan
-  // From guard `from` on; undefined when every guard allowed synchronously, else a promise.
-  const check = (from: number, ctx: ExecutionContext, req: FastifyRequest): Promise<void> | undefined => {
-    for (let i = from; i < guards.length; i++) {
-      const guard = refs.get(guards[i], req)
-      const allowed = isThenable(guard)
-        ? Promise.resolve(guard).then((resolved) => settle(resolved.canActivate(ctx)))
-        : settle(guard.canActivate(ctx))
-      if (isThenable(allowed)) {
-        return Promise.resolve(allowed).then((ok) => {
-          if (!ok) throw new ForbiddenException('Forbidden resource')
-          return check(i + 1, ctx, req)
-        })
-      }
-      if (!allowed) throw new ForbiddenException('Forbidden resource')
-    }
+  const activate = (guard: CanActivate, ctx: ExecutionContext): unknown => settle(guard.canActivate(ctx))
+  const allow = (allowed: unknown): undefined => {
+    if (!allowed) throw new ForbiddenException('Forbidden resource')
     return undefined
   }
+  const check = (_: undefined, i: number, req: FastifyRequest, ctx: ExecutionContext): undefined | PromiseLike<undefined> =>
+    andThen(andThen(refs.get(guards[i], req), activate, ctx), allow)
   // A callback-style hook, so guards that answer synchronously cost no promise.
   return function fdpGuards (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
-    let pending: Promise<void> | undefined
+    let pending: undefined | PromiseLike<undefined>
     try {
-      pending = check(0, new HttpExecutionContext(req, reply, cls, method), req)
+      pending = steps(undefined, guards.length, check, req, new HttpExecutionContext(req, reply, cls, method))
     } catch (error) {
       done(asError(error))
       return

@@ -21,6 +21,7 @@ import { internalOptions } from './internal-options.js'
 import { applyMiddleware } from './middleware.js'
 import { addRequestContext, useAppLogger } from './logger.js'
 import { DtoSchemas } from './dto-registry.js'
+import { hasMethod } from './has-method.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -42,8 +43,7 @@ function validateOptions (options: DecoratorPluginOptions): void {
     if (!Array.isArray(entries)) throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "${list}" must be an array, given ${describe(entries)}.`)
     entries.forEach((entry, i) => {
       const method = enhancerMethods[list]
-      const holder = typeof entry === 'function' ? entry.prototype : entry
-      if (typeof holder?.[method] !== 'function') {
+      if (!hasMethod(entry, method)) {
         throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "${list}"[${i}] must be a class or an instance with ${method}(), given ${describe(entry)}.`)
       }
     })
@@ -109,7 +109,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     await root.register(async function decoratorApp (instance) {
       await registerView(instance, app, options.view)
       versioning.install(instance)
-      instance.setErrorHandler(createErrorHandler([...ctx.globals.filters].reverse(), refs))
+      instance.setErrorHandler(createErrorHandler([ctx.globals.filters], refs))
       // Before the module contexts exist: each takes the schemas its parent has.
       for (const schema of ctx.dto.sharedSchemas()) instance.addSchema(schema)
       for (const module of modules) {

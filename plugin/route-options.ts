@@ -24,8 +24,8 @@ function checkSchema (schema: Options): void {
 }
 
 // Several on one handler merge their top-level keys; on a clash the topmost decorator wins.
-function objectDecorator (key: symbol, name: string, check?: (value: Options) => void) {
-  return (value: Options): MethodDecorator => {
+function objectDecorator<T extends object> (key: symbol, name: string, check?: (value: Options) => void) {
+  return (value: T): MethodDecorator => {
     if (!isObject(value)) throw new ERR_INVALID_DECLARATION(`@${name}() takes an object, given ${describe(value)}.`)
     check?.(value)
     return legacyDecorator(`@${name}()`, (target: object, property: string | symbol, descriptor: PropertyDescriptor) => {
@@ -40,11 +40,11 @@ function objectDecorator (key: symbol, name: string, check?: (value: Options) =>
 }
 
 /** The route's Fastify `schema`: ajv validates input, fast-json-stringify serializes output. */
-export const RouteSchema: (schema: RouteSchemaOptions) => MethodDecorator = objectDecorator(kRouteSchema, 'RouteSchema', checkSchema) as any
+export const RouteSchema = objectDecorator<RouteSchemaOptions>(kRouteSchema, 'RouteSchema', checkSchema)
 /** The route's Fastify `config`, read by plugins such as @fastify/rate-limit. */
-export const RouteConfig: (config: RouteConfigOptions) => MethodDecorator = objectDecorator(kRouteConfig, 'RouteConfig')
+export const RouteConfig = objectDecorator<RouteConfigOptions>(kRouteConfig, 'RouteConfig')
 /** Extra Fastify route constraints (`host`, `version`, or a strategy the app added). */
-export const RouteConstraints: (constraints: RouteConstraintsOptions) => MethodDecorator = objectDecorator(kRouteConstraints, 'RouteConstraints') as any
+export const RouteConstraints = objectDecorator<RouteConstraintsOptions>(kRouteConstraints, 'RouteConstraints')
 
 export interface RouteOptionsMetadata { schema?: RouteSchemaOptions, config?: Options, constraints?: Options }
 

@@ -6,8 +6,8 @@ import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
 import type { Versioning } from './versioning.js'
 import { controllerDefinition, routeDefinitions } from './controller.js'
 import { paramDefinitions } from './params.js'
-import { enhancersOf, kFilters, kGuards, kInterceptors, kPipes } from './enhancers.js'
-import { kHeaders, kHttpCode, kRedirect, kRender, kRouteInfo } from './symbols.js'
+import { enhancersOf } from './enhancers.js'
+import { kFilters, kGuards, kHeaders, kHttpCode, kInterceptors, kPipes, kRedirect, kRender, kRouteInfo } from './symbols.js'
 import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
 import { createErrorHandler } from './exception-handler.js'
 import { addHooks } from './hook-handlers.js'
@@ -143,12 +143,11 @@ function planController (module: ModuleNode, cls: Type, ctx: RouterContext): Con
     let built: Partial<RouteOptions> | undefined
     const build = (): Partial<RouteOptions> => {
       if (built) return built
-      const filters = methodFilters.length > 0 ? [...methodFilters].reverse().concat([...classEnhancers.filters].reverse(), [...globals.filters].reverse()) : undefined
       built = {
         handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
         preValidation: guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined,
         preHandler: buildUploadHook(params),
-        errorHandler: filters ? createErrorHandler(filters, refs) : undefined,
+        errorHandler: methodFilters.length > 0 ? createErrorHandler([globals.filters, classEnhancers.filters, methodFilters], refs) : undefined,
         schema: dto.schema,
         validatorCompiler: dto.validatorCompiler,
         config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
@@ -275,7 +274,7 @@ export async function registerController (parent: FastifyInstance, plan: Control
   await parent.register(async function controllerContext (instance) {
     plan.binding.fastify = instance
     if (plan.filters.length > 0) {
-      instance.setErrorHandler(createErrorHandler([...plan.filters].reverse().concat([...ctx.globals.filters].reverse()), ctx.refs))
+      instance.setErrorHandler(createErrorHandler([ctx.globals.filters, plan.filters], ctx.refs))
     }
     addHooks(instance, plan.binding, ctx.container)
     const uploads = plan.routes.find((route) => route.uploads)

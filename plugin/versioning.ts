@@ -11,6 +11,7 @@ import { checkSharedVersion, installSharedVersion } from './shared-version.js'
 type Version = string | symbol
 /** Routing runs before Fastify builds its request: strategies see Node's request. */
 type RawRequest = IncomingMessage
+type ConstraintStrategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
 
 /** One registration of a handler: a URL segment (uri type) or a constraint value. */
 export interface VersionVariant {
@@ -128,28 +129,35 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
         name,
         // A derived version nobody claims falls back to the unconstrained (neutral) route.
         mustMatchWhenDerived: false,
-        storage () {
-          const stores = new Map<string, unknown>()
-          return {
-            get: (value: string | string[] | typeof kExtractorFailed) => {
-              // Any handler of the path will do: its onRequest hook answers with the extractor's error.
-              if (value === kExtractorFailed) return [...stores.values()].reduce((all: number, mask) => all | (mask as number), 0) || null
-              if (!Array.isArray(value)) return stores.get(value) ?? null
-              for (const v of value) {
-                const found = stores.get(v)
-                if (found !== undefined) return found
-              }
-              return null
-            },
-            set: (value: string, store: unknown) => { stores.set(value, store) }
-          } as any
-        },
+        storage: versionStorage as unknown as ConstraintStrategy['storage'],
         deriveConstraint (request: RawRequest) {
           const version = derive(request)
           return version === undefined ? defaultValue : version
         }
-      } as any)
+      })
     }
+  }
+}
+
+/**
+ * The version strategy's storage. find-my-way keeps, per constraint value, a bitmask of the
+ * routes that have it (its types call it a handler, hence the one cast where it is handed over).
+ */
+function versionStorage (): { get: (value: unknown) => number | null, set: (value: unknown, mask: number) => void } {
+  const masks = new Map<unknown, number>()
+  return {
+    get: (value) => {
+      // Any route of the path will do: its onRequest hook answers with the extractor's error.
+      if (value === kExtractorFailed) return [...masks.values()].reduce((all, mask) => all | mask, 0) || null
+      // A list (from a custom extractor, or several default versions) takes the first one claimed.
+      if (!Array.isArray(value)) return masks.get(value) ?? null
+      for (const v of value) {
+        const found = masks.get(v)
+        if (found !== undefined) return found
+      }
+      return null
+    },
+    set: (value, mask) => { masks.set(value, mask) }
   }
 }
 
