@@ -1,8 +1,8 @@
 import * as exceptions from './exceptions.js'
 import { HttpException, reasonPhrase, type HttpExceptionClass } from './exceptions.js'
 
-// The built-in exception of each status, found once among the exported classes. Kept out of
-// exceptions.ts, whose every export is public.
+// The built-in exception of each status, found once among the classes exceptions.ts exports
+// (a module apart, so that it can walk them).
 const byStatus = new Map<number, HttpExceptionClass>()
 for (const value of Object.values(exceptions)) {
   if (typeof value === 'function' && value.prototype instanceof HttpException) {

@@ -1,5 +1,7 @@
+// The main entry: every public name is listed here, and test/public-surface.test.ts pins them.
 // Loaded here so users need no side-effect import of their own.
 import 'reflect-metadata'
+import * as errorClasses from './errors.js'
 
 export { decoratorPlugin } from './plugin.js'
 export { Module, Global } from './module.js'
@@ -14,22 +16,43 @@ export { StreamableFile } from './streamable-file.js'
 export { HostParam } from './host.js'
 export { UseGuards, UsePipes, UseInterceptors, UseFilters, Catch } from './enhancers.js'
 export { SetMetadata, Reflector } from './reflector.js'
-export type { CustomDecorator, ReflectableDecorator, CreateDecoratorOptions } from './reflector.js'
 export { Version } from './version.js'
 export { RouteSchema, RouteConfig, RouteConstraints } from './route-options.js'
 export { Hook } from './hooks.js'
 export { UploadedFile, UploadedFiles } from './uploads.js'
-export * from './exceptions.js'
-export * from './pipes.js'
+export {
+  HttpException, BadRequestException, UnauthorizedException, ForbiddenException, NotFoundException,
+  MethodNotAllowedException, NotAcceptableException, RequestTimeoutException, ConflictException, GoneException,
+  PreconditionFailedException, PayloadTooLargeException, UnsupportedMediaTypeException, ImATeapotException,
+  MisdirectedException, UnprocessableEntityException, TooManyRequestsException, InternalServerErrorException,
+  NotImplementedException, BadGatewayException, ServiceUnavailableException, GatewayTimeoutException,
+  HttpVersionNotSupportedException
+} from './exceptions.js'
+export type { HttpExceptionClass } from './exceptions.js'
+export { ParseIntPipe, ParseFloatPipe, ParseBoolPipe, ParseUUIDPipe, ParseEnumPipe, ParseArrayPipe, DefaultValuePipe } from './pipes.js'
 export { ValidationPipe } from './validation-pipe.js'
-export type { ValidationPipeOptions } from './validation-pipe.js'
-export { lastValue } from './pipeline.js'
 export { FastifyAdapter } from './fastify-adapter.js'
 export { VersioningType } from './versioning-type.js'
 export { RequestMethod } from './request-method.js'
 export { Logger } from './logger.js'
-export * as errors from './errors.js'
-export type * from '../types/index.js'
-export type * from '../types/application.js'
-export type * from '../types/middleware.js'
-export type * from '../types/logger.js'
+
+/**
+ * The classes of the errors the plugin raises, by name (errors.ts holds nothing else); each
+ * instance has its `FDP_ERR_*` `code`.
+ */
+export const errors = Object.freeze({ ...errorClasses })
+
+export type {
+  AbstractType, ArgumentMetadata, ArgumentsHost, BeforeApplicationShutdown, CallHandler, CanActivate, ClassProvider,
+  Container, ContextType, ControllerOptions, CreateDecoratorOptions, CustomDecorator, DecoratorPluginOptions,
+  EnhancerEntry, ExceptionFilter, ExecutionContext, ExistingProvider, FactoryProvider, HookName, HttpArgumentsHost,
+  HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleMetadata, ModulePlugin, NestInterceptor,
+  ObservableLike, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, OnModuleInit,
+  OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions, PipeTransform, PrefixTrailingSlash, Provider,
+  ReflectableDecorator, Request, RequestUser, Response, RouteConfigOptions, RouteConstraintsOptions,
+  RouteSchemaOptions, ScopeName, StreamableFileOptions, Type, UploadedFileInfo, UploadedFileOptions,
+  ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions, VersionValue
+} from '../types/index.js'
+export type { FastifyPlugin, GlobalPrefixOptions, HttpAdapter, INestApplication, INestApplicationContext, NestFastifyApplication } from '../types/application.js'
+export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule, RouteInfo } from '../types/middleware.js'
+export type { LoggerService, LogLevel } from '../types/logger.js'

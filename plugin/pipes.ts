@@ -1,14 +1,5 @@
-import type { PipeTransform } from '../types/index.js'
+import type { ParseArrayOptions, ParsePipeOptions, PipeTransform } from '../types/index.js'
 import { exceptionFor } from './exception-for.js'
-
-export interface ParsePipeOptions {
-  /** The status of the error thrown on bad input (default 400). */
-  errorHttpStatusCode?: number
-  /** Makes the error from a message; replaces the built-in one. */
-  exceptionFactory?: (message: string) => unknown
-  /** `undefined` and `null` pass through unchanged. */
-  optional?: boolean
-}
 
 const isNil = (value: unknown): value is null | undefined => value === null || value === undefined
 
@@ -100,13 +91,6 @@ export class ParseEnumPipe<T extends Record<string, string | number> = any> exte
     if (typeof value === 'string' && this.#values.has(Number(value)) && value.trim() !== '') return Number(value) as T[keyof T]
     throw this.fail('Validation failed (enum string is expected)')
   }
-}
-
-export interface ParseArrayOptions extends ParsePipeOptions {
-  /** Separator of a string value (default ','). */
-  separator?: string
-  /** Converts each item: Number, String or Boolean. */
-  items?: NumberConstructor | StringConstructor | BooleanConstructor
 }
 
 /** Splits a delimited string (or takes an array) into an array, converting items if asked. */

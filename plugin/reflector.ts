@@ -1,13 +1,8 @@
-import type { Type } from '../types/index.js'
+import type { CreateDecoratorOptions, CustomDecorator, ReflectableDecorator, Type } from '../types/index.js'
 import { legacyDecorator } from './legacy-decorator.js'
 import { kBuiltinToken } from './symbols.js'
 
 type Target = Function | Type
-
-export interface CustomDecorator<K = string> {
-  (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void
-  KEY: K
-}
 
 /** Attaches `value` under `key` to a handler or a controller, for guards and interceptors to read. */
 export function SetMetadata<K = string, V = unknown> (key: K, value: V): CustomDecorator<K> {
@@ -16,20 +11,6 @@ export function SetMetadata<K = string, V = unknown> (key: K, value: V): CustomD
   }) as CustomDecorator<K>
   decorator.KEY = key
   return decorator
-}
-
-/** A decorator made by `Reflector.createDecorator`: `@Roles(['admin'])`, read with `reflector.get(Roles, target)`. */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- TTransformed keeps NestJS's signature (the stored value's type)
-export interface ReflectableDecorator<TParam, TTransformed = TParam> {
-  (value?: TParam): CustomDecorator<string | symbol>
-  KEY: string | symbol
-}
-
-export interface CreateDecoratorOptions<TParam, TTransformed = TParam> {
-  /** The metadata key; a unique symbol when omitted. */
-  key?: string | symbol
-  /** Maps the decorator's argument to the stored value. */
-  transform?: (value: TParam) => TTransformed
 }
 
 // A decorator made by SetMetadata or createDecorator stands for its key.

@@ -1,5 +1,6 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import type { DecoratorPluginOptions, Type } from '../types/index.js'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Type } from '../types/index.js'
+import type { TestAppOptions, TestContextLike } from '../types/testing.js'
 import { decoratorPlugin } from './plugin.js'
 import { ERR_INVALID_OPTIONS } from './errors.js'
 import { describe } from './describe.js'
@@ -7,16 +8,7 @@ import { describe } from './describe.js'
 export { Test, TestingModule, TestingModuleBuilder } from './testing/testing-module.js'
 export type { OverrideBy, OverrideByFactoryOptions, OverrideModule } from './testing/testing-module.js'
 export type { TestingApplication } from './testing/application.js'
-
-export interface TestAppOptions extends Omit<DecoratorPluginOptions, 'module'> {
-  /** Options for the Fastify instance (logger, bodyLimit, ...). */
-  fastify?: FastifyServerOptions
-  /** Runs before the plugin is registered: add decorations, plugins or plain routes the app needs. */
-  setup?: (app: FastifyInstance) => unknown
-}
-
-/** Anything with node:test's `after`, such as the test context `t`. */
-export interface TestContextLike { after (fn: () => unknown): void }
+export type { TestAppOptions, TestContextLike } from '../types/testing.js'
 
 const usage = 'createTestApp(module, options?, t?)'
 

@@ -1,49 +1,10 @@
-import type { ArgumentMetadata, PipeTransform, Type } from '../types/index.js'
+import type { ArgumentMetadata, PipeTransform, Type, ValidationError, ValidationPipeOptions } from '../types/index.js'
 import { BadRequestException } from './exceptions.js'
 import { exceptionFor } from './exception-for.js'
 import { ERR_MISSING_PEER } from './errors.js'
 import requirePeer from './require-peer.cjs'
 import { accepted, compileSettings, stripUndeclared, type CompileSettings, type Verdict } from './dto-verdicts.js'
 import { kDtoCompile, kValidateSync } from './symbols.js'
-
-export interface ValidationPipeOptions {
-  /** Return DTO instances and convert primitives by design type. */
-  transform?: boolean
-  /** Strip properties without validation decorators. */
-  whitelist?: boolean
-  /** Fail on properties without validation decorators (with whitelist). */
-  forbidNonWhitelisted?: boolean
-  skipMissingProperties?: boolean
-  skipUndefinedProperties?: boolean
-  skipNullProperties?: boolean
-  forbidUnknownValues?: boolean
-  stopAtFirstError?: boolean
-  groups?: string[]
-  /** Also validate values from custom parameter decorators. */
-  validateCustomDecorators?: boolean
-  /** Send the error without the constraint messages. */
-  disableErrorMessages?: boolean
-  /** Status of the validation error (default 400). */
-  errorHttpStatusCode?: number
-  /** Turns class-validator errors into the thrown error. */
-  exceptionFactory?: (errors: ValidationError[]) => unknown
-  /** Options passed to class-transformer's plainToInstance. */
-  transformOptions?: Record<string, unknown>
-  /** Options passed to class-validator's validate (merged over the ones above). */
-  validatorOptions?: Record<string, unknown>
-  /**
-   * Compile the DTOs of `@Body()`, `@Query()` and `@Param()` objects to the route's JSON schema
-   * (Fastify's validation, @fastify/swagger). Answers stay class-validator's.
-   */
-  compile?: boolean
-}
-
-export interface ValidationError {
-  property: string
-  value?: unknown
-  constraints?: Record<string, string>
-  children?: ValidationError[]
-}
 
 interface Peers {
   validate: (object: object, options: Record<string, unknown>) => Promise<ValidationError[]>

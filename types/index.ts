@@ -1,4 +1,5 @@
-// Public types of fastify-decorator-plugin. Runtime values live in plugin/.
+// Public types of fastify-decorator-plugin: options, shapes and the interfaces users implement.
+// Runtime values live in plugin/; the classes exported there are their own types.
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
 
 /** The user a guard attached to the request. Augment it to type `request.user`. */
@@ -204,4 +205,86 @@ export interface UploadedFileInfo {
 export interface UploadedFileOptions {
   field?: string
   required?: boolean
+}
+
+/** `@SetMetadata(key, value)` and the decorators made from it; `KEY` is the metadata key. */
+export interface CustomDecorator<K = string> {
+  (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void
+  KEY: K
+}
+
+/** A decorator made by `Reflector.createDecorator`: `@Roles(['admin'])`, read with `reflector.get(Roles, target)`. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- TTransformed keeps NestJS's signature (the stored value's type)
+export interface ReflectableDecorator<TParam, TTransformed = TParam> {
+  (value?: TParam): CustomDecorator<string | symbol>
+  KEY: string | symbol
+}
+
+export interface CreateDecoratorOptions<TParam, TTransformed = TParam> {
+  /** The metadata key; a unique symbol when omitted. */
+  key?: string | symbol
+  /** Maps the decorator's argument to the stored value. */
+  transform?: (value: TParam) => TTransformed
+}
+
+/** `new HttpException(response, status, options)`: `cause` for the error chain, `description` as the body's `error`. */
+export interface HttpExceptionOptions {
+  cause?: unknown
+  description?: string
+}
+
+/** Options of `ParseIntPipe`, `ParseFloatPipe`, `ParseBoolPipe`, `ParseUUIDPipe`, `ParseEnumPipe`. */
+export interface ParsePipeOptions {
+  /** The status of the error thrown on bad input (default 400). */
+  errorHttpStatusCode?: number
+  /** Makes the error from a message; replaces the built-in one. */
+  exceptionFactory?: (message: string) => unknown
+  /** `undefined` and `null` pass through unchanged. */
+  optional?: boolean
+}
+
+export interface ParseArrayOptions extends ParsePipeOptions {
+  /** Separator of a string value (default ','). */
+  separator?: string
+  /** Converts each item: Number, String or Boolean. */
+  items?: NumberConstructor | StringConstructor | BooleanConstructor
+}
+
+export interface ValidationPipeOptions {
+  /** Return DTO instances and convert primitives by design type. */
+  transform?: boolean
+  /** Strip properties without validation decorators. */
+  whitelist?: boolean
+  /** Fail on properties without validation decorators (with whitelist). */
+  forbidNonWhitelisted?: boolean
+  skipMissingProperties?: boolean
+  skipUndefinedProperties?: boolean
+  skipNullProperties?: boolean
+  forbidUnknownValues?: boolean
+  stopAtFirstError?: boolean
+  groups?: string[]
+  /** Also validate values from custom parameter decorators. */
+  validateCustomDecorators?: boolean
+  /** Send the error without the constraint messages. */
+  disableErrorMessages?: boolean
+  /** Status of the validation error (default 400). */
+  errorHttpStatusCode?: number
+  /** Turns class-validator errors into the thrown error. */
+  exceptionFactory?: (errors: ValidationError[]) => unknown
+  /** Options passed to class-transformer's plainToInstance. */
+  transformOptions?: Record<string, unknown>
+  /** Options passed to class-validator's validate (merged over the ones above). */
+  validatorOptions?: Record<string, unknown>
+  /**
+   * Compile the DTOs of `@Body()`, `@Query()` and `@Param()` objects to the route's JSON schema
+   * (Fastify's validation, @fastify/swagger). Answers stay class-validator's.
+   */
+  compile?: boolean
+}
+
+export interface ValidationError {
+  property: string
+  value?: unknown
+  constraints?: Record<string, string>
+  children?: ValidationError[]
 }
