@@ -10,6 +10,7 @@ import {
   ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED
 } from './errors.js'
 import { tokenName } from './describe.js'
+import { enhancerClasses, type ControllerScan } from './controller-scan.js'
 import { andThen, isThenable, promised, whenAll } from './thenable.js'
 
 type Builtin = 'request' | 'fastify' | 'reflector'
@@ -36,9 +37,10 @@ export interface Binding {
   transient: boolean
   instance: unknown
   pending?: Promise<Box>
-  /** The consumer's own Fastify context (controllers); providers use their module's. */
-  fastify?: FastifyInstance
 }
+
+/** The Fastify context a binding's FASTIFY dependency gets: registration owns them. */
+export type ContextOf = (binding: Binding) => FastifyInstance | undefined
 
 const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify']])
 
@@ -63,6 +65,8 @@ export class Container {
   readonly #usedOverrides = new Set<Token>()
   readonly #all: Binding[] = []
   readonly #seed: ((binding: Binding) => Box | undefined) | undefined
+  #contextOf: ContextOf = () => undefined
+  #finalized = false
 
   constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined) {
     this.graph = graph
@@ -79,6 +83,29 @@ export class Container {
       this.#declared.set(module, declared)
     }
     for (const bindings of this.#declared.values()) for (const binding of bindings.values()) this.#link(binding)
+  }
+
+  /**
+   * Binds what the routes use, before anything is planned and in the order they are declared:
+   * the global enhancer classes (resolved in the root module), each controller with its guard,
+   * pipe, interceptor and filter classes, then the module classes.
+   */
+  bindApplication (globals: unknown[], controllers: ControllerScan[], modules: ModuleNode[]): void {
+    for (const entry of globals) if (typeof entry === 'function') this.enhancer(this.graph.root, entry as Type)
+    for (const scan of controllers) {
+      this.controller(scan.module, scan.cls, scan.definition.scope)
+      for (const cls of enhancerClasses(scan)) this.enhancer(scan.module, cls)
+    }
+    for (const module of modules) this.moduleClass(module)
+  }
+
+  /**
+   * A class known only once the application is built (middleware a module's configure() applies),
+   * bound like an enhancer; finalize() and instantiate() run again before it is used.
+   */
+  lateEnhancer (module: ModuleNode, cls: Type): Binding {
+    this.#finalized = false
+    return this.enhancer(module, cls)
   }
 
   /** The binding of a controller class in its module; a REQUEST one is built per request. */
@@ -110,6 +137,8 @@ export class Container {
     if (!bindings) this.#adHoc.set(module, bindings = new Map())
     let binding = bindings.get(cls)
     if (!binding) {
+      // Scopes and cycles are only known for what was bound before finalize().
+      if (this.#finalized) throw new Error(`Internal error: ${cls.name} is bound in ${module.name} after the container was finalized.`)
       // Only providers and enhancers can be overridden: a controller's routes are its own methods.
       const definition = kind === 'module'
         ? { token: cls, useClass: cls, scope: 'DEFAULT' as const }
@@ -255,10 +284,15 @@ export class Container {
         binding.deps.some((dep) => dep.builtin === 'request' || dep.binding?.perRequest === true)
     }
     for (const binding of this.#all) visit(binding)
+    this.#finalized = true
   }
 
-  /** Builds every singleton (and the transients they hold), dependencies first. */
-  async instantiate (): Promise<void> {
+  /**
+   * Builds every singleton (and the transients they hold), dependencies first, once every context
+   * is registered: `contextOf` is given on the first call; a later one builds what was bound late.
+   */
+  async instantiate (contextOf: ContextOf = this.#contextOf): Promise<void> {
+    this.#contextOf = contextOf
     for (const binding of [...this.#all]) {
       if (!binding.perRequest && !binding.transient) await this.#static(binding)
     }
@@ -331,7 +365,7 @@ export class Container {
 
   #value (dep: Dependency, consumer: Binding, request: RequestWithScope | undefined): Box | Promise<Box> {
     if (dep.builtin === 'request') return { value: request }
-    if (dep.builtin === 'fastify') return { value: consumer.fastify ?? consumer.module.fastify }
+    if (dep.builtin === 'fastify') return { value: this.#contextOf(consumer) }
     if (dep.builtin === 'reflector') return { value: this.reflector }
     if (!dep.binding) return { value: undefined }
     return request === undefined ? this.#static(dep.binding) : this.#scoped(dep.binding, request)

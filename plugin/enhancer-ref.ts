@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { Type } from '../types/index.js'
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
+import type { EnhancerKinds, EnhancerLists } from './controller-scan.js'
 
 /**
  * A guard, pipe, interceptor or filter as the pipeline holds it: an instance given by the
@@ -13,6 +14,9 @@ export interface EnhancerRef<T> {
   binding?: Binding
   name: string
 }
+
+/** The refs of one level's guards, pipes, interceptors and filters. */
+export type EnhancerRefLists = { [K in keyof EnhancerKinds]: Array<EnhancerRef<EnhancerKinds[K]>> }
 
 /** Tracks refs so their instances can be filled in once the container has built everything. */
 export class EnhancerRefs {
@@ -28,6 +32,15 @@ export class EnhancerRefs {
       this.#pending.push(ref)
       return ref
     })
+  }
+
+  lists (lists: EnhancerLists, module: ModuleNode): EnhancerRefLists {
+    return {
+      guards: this.of(lists.guards, module),
+      pipes: this.of(lists.pipes, module),
+      interceptors: this.of(lists.interceptors, module),
+      filters: this.of(lists.filters, module)
+    }
   }
 
   /** Fills static refs; transient ones get one instance per place of use. */

@@ -3,7 +3,7 @@ import type { Type, VersioningOptions, VersionValue } from '../types/index.js'
 import type { MiddlewareConfigProxy, MiddlewareConsumer, RouteInfo } from '../types/middleware.js'
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
-import type { ControllerPlan, RoutePlan } from './router.js'
+import type { ControllerPlan, RoutePlan } from './planner.js'
 import { joinPath } from './paths.js'
 import { controllerDefinition } from './controller.js'
 import { httpMethod, RequestMethod } from './request-method.js'
@@ -123,7 +123,7 @@ export async function applyMiddleware (container: Container, modules: ModuleNode
   // Classes become bindings of their module; the new ones are checked and built like the rest.
   const bindings = new Map<Configuration, Array<Binding | Middleware>>(configurations.map((configuration) => [
     configuration,
-    configuration.middleware.map((item) => hasMethod(item, 'use') ? container.enhancer(configuration.module, item as Type) : item as Middleware)
+    configuration.middleware.map((item) => hasMethod(item, 'use') ? container.lateEnhancer(configuration.module, item as Type) : item as Middleware)
   ]))
   container.finalize()
   await container.instantiate()

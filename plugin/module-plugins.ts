@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import type { ModuleNode } from './scanner.js'
-import type { ControllerPlan } from './router.js'
+import type { ControllerPlan } from './planner.js'
 import { joinPath } from './paths.js'
 import { ERR_INVALID_PLUGIN } from './errors.js'
 import { describe } from './describe.js'

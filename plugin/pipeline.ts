@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ArgumentMetadata, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
 import type { ParamDefinition } from './params.js'
+import type { HandlerScan } from './controller-scan.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
 import type { Binding, Box, Container } from './container.js'
 import { HttpExecutionContext } from './execution-context.js'
@@ -21,19 +22,12 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown
 type ViewReply = FastifyReply & { view: (name: string, data: unknown) => unknown }
 type Extractor = (request: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
 
-export interface HandlerPlan {
+/** What the route handler and guard hook are composed from: a handler's declarations, resolved. */
+export interface HandlerPlan extends Pick<HandlerScan, 'key' | 'method' | 'params' | 'paramTypes' | 'status' | 'headers' | 'redirect' | 'render'> {
   cls: Type
-  key: string | symbol
-  method: (...args: any[]) => any
   controller: Binding
-  params: ParamDefinition[]
-  paramTypes: unknown[] | undefined
   pipes: Array<EnhancerRef<PipeTransform>>
   interceptors: Array<EnhancerRef<NestInterceptor>>
-  status: number
-  headers: Array<[string, string]>
-  redirect?: RedirectDefinition
-  render?: string
   /** The route's host constraint: the handler's own, else its controller's. */
   hosts: Host[]
 }

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { DecoratorPluginOptions } from '../types/index.js'
 import { scanModules, initOrder, notAModuleHint } from './scanner.js'
+import { scanControllers, type EnhancerLists } from './controller-scan.js'
 import { Container } from './container.js'
 import { EnhancerRefs } from './enhancer-ref.js'
 import { createVersioning } from './versioning.js'
-import { checkAppRoutes, checkRoutes, planControllers, registerController, type ControllerPlan, type RouterContext } from './router.js'
+import { checkAppRoutes, checkRoutes, planController, type RouterContext } from './planner.js'
+import { registerController, type Contexts } from './router.js'
 import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runStart, runStop } from './lifecycle.js'
 import { signalShutdown, shutdownSignalsOf } from './shutdown-signals.js'
@@ -67,11 +69,19 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   checkNotRegistered(app)
   validateOptions(options)
   const internal = internalOptions(options)
-  // Everything is planned and checked before Fastify is touched: a bad declaration registers nothing.
-  const graph = scanModules(options.module, internal?.replaceModules)
-  const container = new Container(graph, options.overrides, internal?.seed)
-  const refs = new EnhancerRefs(container)
   const versioning = createVersioning(options.versioning)
+  // Everything is scanned, bound, planned and checked before Fastify is touched: a bad declaration
+  // registers nothing. Scan: every module, controller and handler declaration.
+  const graph = scanModules(options.module, internal?.replaceModules)
+  const modules = initOrder(graph)
+  const controllers = modules.flatMap(scanControllers)
+  const globals: EnhancerLists = { guards: options.globalGuards ?? [], pipes: options.globalPipes ?? [], interceptors: options.globalInterceptors ?? [], filters: options.globalFilters ?? [] }
+  // Bind: every provider, controller, enhancer and module class, then scopes and cycles.
+  const container = new Container(graph, options.overrides, internal?.seed)
+  container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers, modules)
+  container.finalize()
+  // Plan: each route with its Fastify options; each module's plugins.
+  const refs = new EnhancerRefs(container)
   const ctx: RouterContext = {
     container,
     refs,
@@ -83,26 +93,20 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
     hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
     dto: new DtoSchemas(app.log, (id) => app.getSchema(id) !== undefined),
-    globals: {
-      guards: refs.of(options.globalGuards ?? [], graph.root),
-      pipes: refs.of(options.globalPipes ?? [], graph.root),
-      interceptors: refs.of(options.globalInterceptors ?? [], graph.root),
-      filters: refs.of(options.globalFilters ?? [], graph.root)
-    }
+    globals: refs.lists(globals, graph.root)
   }
-  const modules = initOrder(graph)
   const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
-  const plans = new Map<(typeof modules)[number], ControllerPlan[]>(modules.map((module) => [module, planControllers(module, ctx)]))
-  for (const module of modules) container.moduleClass(module)
-  const noAutoHead = checkRoutes([...plans.values()].flat())
-  checkAppRoutes(app, [...plans.values()].flat())
+  const plans = controllers.map((scan) => planController(scan, ctx))
+  const plansOf = new Map(modules.map((module) => [module, plans.filter((plan) => plan.module === module)]))
+  const noAutoHead = checkRoutes(plans)
+  checkAppRoutes(app, plans)
   versioning.check(app)
-  const renders = [...plans.values()].flat().flatMap((plan) => plan.routes).filter((route) => route.render !== undefined)
   // An application context (testing's compile()) builds providers and controllers but serves no route.
   const serving = internal?.contextOnly !== true
-  if (serving) checkView(app, options.view, renders)
-  container.finalize()
+  if (serving) checkView(app, options.view, plans.flatMap((plan) => plan.routes).filter((route) => route.render !== undefined))
 
+  // Register: the contexts, routes and hooks, then build the instances and run onModuleInit.
+  const contexts: Contexts = new Map()
   await app.register(async function decoratorRoot (root) {
     // Above every filter: answers what failed to go out, so no error text reaches the client.
     root.setErrorHandler(lastResortErrorHandler)
@@ -114,21 +118,21 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
       for (const schema of ctx.dto.sharedSchemas()) instance.addSchema(schema)
       for (const module of modules) {
         await instance.register(async function moduleContext (child) {
-          module.fastify = child
+          contexts.set(module, child)
           // The module's plugins, then its providers' hooks, apply to every controller registered after them.
-          await registerModulePlugins(child, modulePlugins.get(module)!, moduleRoutes(module, plans.get(module)!, [...plans.values()].flat()))
+          await registerModulePlugins(child, modulePlugins.get(module)!, moduleRoutes(module, plansOf.get(module)!, plans))
           addProviderHooks(child, module, container)
-          if (serving) for (const plan of plans.get(module)!) await registerController(child, plan, ctx, noAutoHead)
+          if (serving) for (const plan of plansOf.get(module)!) await registerController(child, plan, ctx, noAutoHead, contexts)
         })
       }
     })
-    await container.instantiate()
+    // A controller injects its own context; providers, enhancers and module classes their module's.
+    await container.instantiate((binding) => contexts.get(binding) ?? contexts.get(binding.module))
     await refs.fill()
     // Before the app is ready, while the routes' hooks can still be added to.
     if (serving) {
-      const controllers = [...plans.values()].flat()
-      await applyMiddleware(container, modules, controllers, { prefix: options.prefix ?? '', versioning: options.versioning })
-      addRequestContext(controllers.flatMap((plan) => plan.routes))
+      await applyMiddleware(container, modules, plans, { prefix: options.prefix ?? '', versioning: options.versioning })
+      addRequestContext(plans.flatMap((plan) => plan.routes))
       useAppLogger(root)
     }
     const targets = lifecycleOrder(container, modules)

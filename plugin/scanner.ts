@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify'
 import type { InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
 import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
@@ -32,7 +31,6 @@ export interface ModuleNode {
   controllers: Type[]
   distance: number
   order: number
-  fastify?: FastifyInstance
 }
 
 export interface ModuleGraph {

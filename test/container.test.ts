@@ -5,6 +5,7 @@ import {
   decoratorPlugin, Module, Global, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, FASTIFY, Reflector, SetMetadata
 } from '../plugin/index.js'
 import { Container } from '../plugin/container.js'
+import { scanModules } from '../plugin/scanner.js'
 import { build } from './helpers/app.js'
 import { registrationError } from './helpers/registration.js'
 
@@ -463,4 +464,19 @@ test('the other build\'s Reflector class, used as a token, gives the application
   assert.equal(await app.container.resolve(TwinReflector), app.container.get(Reflector))
   assert.ok(reader.own instanceof OwnReflector)
   assert.notEqual(reader.own, reader.reflector)
+})
+
+test('nothing is bound once the container is final: every binding has its scope and cycle check', () => {
+  @Injectable() class Early {}
+  @Module({ providers: [Early] })
+  class AppModule {}
+  const graph = scanModules(AppModule)
+  const container = new Container(graph)
+  container.bindApplication([], [], [graph.root])
+  container.finalize()
+  // Lookups still work; a class nobody bound before finalize() is refused.
+  assert.equal(container.enhancer(graph.root, Early).token, Early)
+  assert.equal(container.moduleClass(graph.root).token, AppModule)
+  @Injectable() class Late {}
+  assert.throws(() => container.enhancer(graph.root, Late), /Late is bound in AppModule after the container was finalized/)
 })

@@ -14,11 +14,11 @@ const layers: Array<{ name: string, files: string[] }> = [
   // Write metadata and check declarations as the decorators are applied; read their metadata back.
   { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'hooks', 'uploads', 'host'] },
   // The module graph, bindings and instances, lifecycle hooks.
-  { name: 'container', files: ['scanner', 'container', 'enhancer-ref', 'lifecycle'] },
+  { name: 'container', files: ['scanner', 'controller-scan', 'container', 'enhancer-ref', 'lifecycle'] },
   // What runs per request, composed once per route.
   { name: 'runtime', files: ['execution-context', 'pipeline', 'exception-handler', 'hook-handlers', 'versioning', 'shared-version', 'multipart', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
-  { name: 'registration', files: ['router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'plugin'] },
+  { name: 'registration', files: ['planner', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/seed', 'testing/testing-module'] }
 ]
 

@@ -1,0 +1,221 @@
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import type { ExceptionFilter, PipeTransform, PrefixTrailingSlash, Type } from '../types/index.js'
+import type { Binding, Container } from './container.js'
+import type { ModuleNode } from './scanner.js'
+import type { EnhancerRef, EnhancerRefLists, EnhancerRefs } from './enhancer-ref.js'
+import type { Versioning } from './versioning.js'
+import type { ControllerScan } from './controller-scan.js'
+import { kRouteInfo } from './symbols.js'
+import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
+import { createErrorHandler } from './exception-handler.js'
+import { wantsRawBody } from './raw-body.js'
+import { buildUploadHook, wantsUploads } from './multipart.js'
+import { checkConstraints } from './route-options.js'
+import { ERR_DUPLICATE_ROUTE } from './errors.js'
+import { joinPath } from './paths.js'
+import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
+import { checkHostParams, type Host } from './host.js'
+import type { DtoSchemas } from './dto-registry.js'
+import { planRouteDtos } from './dto-routes.js'
+
+export interface RoutePlan {
+  owner: string
+  methods: string[]
+  url: string
+  fullUrl: string
+  /** The trailing-slash URL of a controller root route (`prefixTrailingSlash` 'slash' or 'both'). */
+  slash: boolean
+  constraints: Record<string, unknown>
+  render?: string
+  /** Takes @RawBody(): served from a child context whose parsers keep the bytes. */
+  rawBody: boolean
+  /** Takes @UploadedFile(s): needs @fastify/multipart in its context. */
+  uploads: boolean
+  options: Partial<RouteOptions>
+  /** The route's onRequest and preValidation hooks (guards first); filled further once the application is built. */
+  hooks: LateRouteHooks
+}
+
+export interface ControllerPlan {
+  module: ModuleNode
+  cls: Type
+  binding: Binding
+  prefix: string
+  filters: Array<EnhancerRef<ExceptionFilter>>
+  routes: RoutePlan[]
+}
+
+export interface RouterContext {
+  container: Container
+  refs: EnhancerRefs
+  versioning: Versioning
+  globals: EnhancerRefLists
+  prefix: string
+  prefixTrailingSlash: PrefixTrailingSlash
+  /** The app's router setting: with it, one route serves both `/cats` and `/cats/`. */
+  ignoreTrailingSlash: boolean
+  uriVersioning: boolean
+  allMethods: string[]
+  /** Whether the app has a route-constraint strategy of that name. */
+  hasConstraintStrategy: (name: string) => boolean
+  /** The application's DTOs compiled to JSON schemas. */
+  dto: DtoSchemas
+}
+
+/**
+ * Plans a controller's routes with their Fastify route options, once the container is final (so
+ * scopes are known). Nothing touches Fastify until every plan is made and checked.
+ */
+export function planController (scan: ControllerScan, ctx: RouterContext): ControllerPlan {
+  const { container, refs, globals } = ctx
+  const { module, cls, definition } = scan
+  const binding = container.controller(module, cls, definition.scope)
+  const classEnhancers = refs.lists(scan.enhancers, module)
+  const prefix = ctx.uriVersioning ? joinPath(ctx.prefix) : joinPath(ctx.prefix, definition.path)
+  const hosts = definition.host === undefined ? [undefined] : (Array.isArray(definition.host) ? definition.host : [definition.host])
+  const routes: RoutePlan[] = []
+
+  for (const handler of scan.handlers) {
+    const { name, method, params, options } = handler
+    const own = refs.lists(handler.enhancers, module)
+    const guards = [...globals.guards, ...classEnhancers.guards, ...own.guards]
+    const pipes = [...globals.pipes, ...classEnhancers.pipes, ...own.pipes]
+    const interceptors = [...globals.interceptors, ...classEnhancers.interceptors, ...own.interceptors]
+    const paramPipes = new Map(params.map((param) => [param, refs.of<PipeTransform>(param.pipes, module)]))
+    // A handler's own host constraint is more specific than its controller's.
+    const routeHosts = options.constraints?.host !== undefined ? [undefined] : hosts
+    const hostList = (options.constraints?.host !== undefined ? [options.constraints.host] : hosts).filter((host) => host !== undefined) as Host[]
+    checkHostParams(name, params, hostList)
+    const plan: HandlerPlan = { ...handler, cls, controller: binding, pipes, interceptors, hosts: hostList }
+    checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
+    const dtoParams = params.map((param) => ({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...paramPipes.get(param)!] }))
+    const dto = planRouteDtos(name, options.schema, dtoParams, wantsUploads(params), ctx.dto)
+    const methods = handler.routeMethod === 'ALL' ? ctx.allMethods : [handler.routeMethod]
+    // An @All route claims every method: say so when it collides with an explicit one.
+    const owner = handler.routeMethod === 'ALL' ? `${name} (@All)` : name
+    // Like Fastify's prefixTrailingSlash: only a root route, one whose own path is empty, has the choice.
+    const trailingSlash = joinPath(handler.path) === '' ? definition.prefixTrailingSlash ?? ctx.prefixTrailingSlash : 'no-slash'
+    // One set of route options per handler, shared by its versions, hosts and slash variants.
+    const guardHook = guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined
+    const routeOptions: Partial<RouteOptions> = {
+      handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
+      preHandler: buildUploadHook(params),
+      errorHandler: own.filters.length > 0 ? createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs) : undefined,
+      schema: dto.schema,
+      validatorCompiler: dto.validatorCompiler,
+      config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
+    } as Partial<RouteOptions>
+
+    for (const variant of ctx.versioning.variants(handler.version)) {
+      for (const host of routeHosts) {
+        const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, handler.path) : joinPath(handler.path)
+        const constraints: Record<string, unknown> = { ...options.constraints }
+        if (host !== undefined) constraints.host = host
+        if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
+        const fullUrl = joinPath(prefix, url) || '/'
+        for (const slash of slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)) {
+          const ending = slash ? '/' : ''
+          routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash, constraints, render: handler.render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), options: routeOptions, hooks: lateRouteHooks(guardHook) })
+        }
+      }
+    }
+  }
+  return { module, cls, binding, prefix, filters: classEnhancers.filters, routes }
+}
+
+// Whether each URL a root route is registered under ends with a slash. Under the app's
+// ignoreTrailingSlash one route serves both, and a second would be a duplicate.
+function slashVariants (fullUrl: string, option: PrefixTrailingSlash, ignoreTrailingSlash: boolean): boolean[] {
+  if (fullUrl === '/' || option === 'no-slash') return [false]
+  if (option === 'slash') return [true]
+  return ignoreTrailingSlash ? [false] : [false, true]
+}
+
+function constraintKey (constraints: Record<string, unknown>): string {
+  return Object.keys(constraints).sort().map((key) => `${key}=${String(constraints[key])}`).join(',')
+}
+
+// Index of the parenthesis closing the one at `open`, skipping escaped characters.
+function closingParenthesis (path: string, open: number): number {
+  let depth = 0
+  for (let i = open; i < path.length; i++) {
+    if (path[i] === '\\') i++
+    else if (path[i] === '(') depth++
+    else if (path[i] === ')' && --depth === 0) return i
+  }
+  return path.length
+}
+
+/**
+ * A path as Fastify's router tells routes apart (find-my-way's pattern): parameter names and
+ * their regular expressions do not count, so `/:id` and `/:name` are one route, and so are
+ * `/:id(^\\d+)` and `/:slug(^[a-z]+)`; static parts beside parameters (`/:file.png`) do.
+ */
+export function routeShape (path: string): string {
+  let shape = ''
+  let i = 0
+  while (i < path.length) {
+    if (path[i] === ':' && path[i + 1] === ':') { // an escaped, literal colon
+      shape += '::'
+      i += 2
+      continue
+    }
+    if (path[i] !== ':') {
+      shape += path[i++]
+      continue
+    }
+    // One parametric segment: parameters, each with an optional regular expression and static part.
+    let parts = ''
+    let plain = true
+    for (i++; ; i++) {
+      while (i < path.length && !'(-./'.includes(path[i])) i++
+      if (path[i] === '(') i = closingParenthesis(path, i) + 1
+      let fixed = ''
+      while (i < path.length && path[i] !== '/' && !(path[i] === ':' && path[i + 1] !== ':')) fixed += path[i++]
+      plain &&= parts === '' && fixed === '' && path[i - 1] !== ')'
+      parts += `()${fixed}`
+      if (i >= path.length || path[i] === '/') break
+    }
+    shape += plain ? ':' : `:${parts}`
+  }
+  return shape
+}
+
+function claimKey (method: string, route: RoutePlan): string {
+  return `${method} ${routeShape(route.fullUrl)} ${constraintKey(route.constraints)}`
+}
+
+/** Fails on two handlers claiming one method, path and constraints; plans HEAD beside GET. */
+export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
+  const claims = new Map<string, RoutePlan>()
+  for (const route of plans.flatMap((plan) => plan.routes)) {
+    for (const method of route.methods) {
+      const key = claimKey(method, route)
+      const other = claims.get(key)
+      if (other) {
+        const where = Object.keys(route.constraints).length > 0 ? ` with constraints {${constraintKey(route.constraints)}}` : ''
+        const path = other.fullUrl === route.fullUrl ? route.fullUrl : `${other.fullUrl} and ${route.fullUrl} (one path to Fastify's router: parameter names do not tell routes apart)`
+        throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${path}${where}. Give one of them another path, method, host or version.`)
+      }
+      claims.set(key, route)
+    }
+  }
+  // A GET whose path also has an explicit HEAD handler must not expose Fastify's automatic HEAD.
+  const noAutoHead = new Set<RoutePlan>()
+  for (const route of plans.flatMap((plan) => plan.routes)) {
+    const head = claimKey('HEAD', route)
+    if (route.methods.includes('GET') && claims.has(head) && claims.get(head) !== route) noAutoHead.add(route)
+  }
+  return noAutoHead
+}
+
+/** Fails on a handler that claims a route the app already has, before anything is registered. */
+export function checkAppRoutes (app: FastifyInstance, plans: ControllerPlan[]): void {
+  for (const route of plans.flatMap((plan) => plan.routes)) {
+    for (const method of route.methods) {
+      if (app.hasRoute({ method, url: route.fullUrl, constraints: route.constraints } as Parameters<FastifyInstance['hasRoute']>[0])) {
+        throw new ERR_DUPLICATE_ROUTE(`${route.owner} handles ${method} ${route.fullUrl}, which the app already has as a route of its own. Remove one of them, or give the controller another path or prefix.`)
+      }
+    }
+  }
+}
