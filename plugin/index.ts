@@ -45,10 +45,11 @@ export const errors = Object.freeze({ ...errorClasses })
 export type {
   AbstractType, ArgumentMetadata, ArgumentsHost, BeforeApplicationShutdown, CallHandler, CanActivate, ClassProvider,
   Container, ContextType, ControllerOptions, CreateDecoratorOptions, CustomDecorator, DecoratorPluginOptions,
-  EnhancerEntry, ExceptionFilter, ExecutionContext, ExistingProvider, FactoryProvider, HookName, HttpArgumentsHost,
-  HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleMetadata, ModulePlugin, NestInterceptor,
-  ObservableLike, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, OnModuleInit,
-  OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions, PipeTransform, PrefixTrailingSlash, Provider,
+  EnhancerEntry, ExceptionFilter, ExecutionContext, ExistingProvider, FactoryProvider, HandleResult, HookName,
+  HttpArgumentsHost, HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleMetadata, ModulePlugin,
+  NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, OnModuleInit,
+  OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions, Pipeable, PipeTransform,
+  PrefixTrailingSlash, Provider,
   ReflectableDecorator, Request, RequestUser, Response, RouteConfigOptions, RouteConstraintsOptions,
   RouteSchemaOptions, ScopeName, StreamableFileOptions, Type, UploadedFileInfo, UploadedFileOptions,
   ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions, VersionValue

@@ -13,6 +13,7 @@ import { uploadExtractor } from './multipart.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
 import { isStreamableFile, payloadOf, streamOf } from './streamable-file.js'
 import { hostParamsReader, type Host } from './host.js'
+import { handled } from './call-handler.js'
 
 // What Node accepts in a header value.
 const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
@@ -99,6 +100,9 @@ function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: Enha
   return { resolve: (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined), piped: true }
 }
 
+// What `await next.handle()` gives: always a promise, rejected when the rest of the chain throws synchronously.
+const toPromise = (run: () => unknown): Promise<unknown> => promised(() => settle(run()))
+
 /** Composes the route handler once: arguments, interceptors, then the response. */
 export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: (param: ParamDefinition) => Array<EnhancerRef<PipeTransform>>): Handler {
   const { controller, key, cls, method, status, headers, interceptors } = plan
@@ -145,9 +149,7 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
           if (i === interceptors.length) return call(instance, req, reply, ctx)
           return andThen(refs.get(interceptors[i], req), intercept, i)
         }
-        const intercept = (interceptor: NestInterceptor, i: number): unknown => interceptor.intercept(ctx!, { handle: () => handle(i + 1) })
-        // Always a promise, rejected when the rest of the chain throws synchronously.
-        const handle = (i: number): Promise<unknown> => promised(() => settle(next(i)))
+        const intercept = (interceptor: NestInterceptor, i: number): unknown => interceptor.intercept(ctx!, { handle: () => handled(() => next(i + 1), toPromise) as any })
         return next(0)
       }
 

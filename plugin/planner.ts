@@ -31,6 +31,8 @@ export interface RoutePlan {
   rawBody: boolean
   /** Takes @UploadedFile(s): needs @fastify/multipart in its context. */
   uploads: boolean
+  /** Has interceptors: next.handle() is an Observable too when rxjs is installed. */
+  intercepted: boolean
   options: Partial<RouteOptions>
   /** The route's onRequest and preValidation hooks (guards first); filled further once the application is built. */
   hooks: LateRouteHooks
@@ -115,7 +117,7 @@ export function planController (scan: ControllerScan, ctx: RouterContext): Contr
         const fullUrl = joinPath(prefix, url) || '/'
         for (const slash of slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)) {
           const ending = slash ? '/' : ''
-          routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash, constraints, render: handler.render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), options: routeOptions, hooks: lateRouteHooks(guardHook) })
+          routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash, constraints, render: handler.render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
         }
       }
     }

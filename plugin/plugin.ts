@@ -24,6 +24,7 @@ import { applyMiddleware } from './middleware.js'
 import { addRequestContext, useAppLogger } from './logger.js'
 import { DtoSchemas } from './dto-registry.js'
 import { hasMethod } from './has-method.js'
+import { loadRxjs } from './call-handler.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -103,7 +104,9 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   versioning.check(app)
   // An application context (testing's compile()) builds providers and controllers but serves no route.
   const serving = internal?.contextOnly !== true
-  if (serving) checkView(app, options.view, plans.flatMap((plan) => plan.routes).filter((route) => route.render !== undefined))
+  const routes = plans.flatMap((plan) => plan.routes)
+  if (serving) checkView(app, options.view, routes.filter((route) => route.render !== undefined))
+  if (routes.some((route) => route.intercepted)) await loadRxjs()
 
   // Register: the contexts, routes and hooks, then build the instances and run onModuleInit.
   const contexts: Contexts = new Map()

@@ -16,7 +16,7 @@ const layers: Array<{ name: string, files: string[] }> = [
   // The module graph, bindings and instances, lifecycle hooks.
   { name: 'container', files: ['scanner', 'controller-scan', 'container', 'enhancer-ref', 'lifecycle'] },
   // What runs per request, composed once per route.
-  { name: 'runtime', files: ['execution-context', 'pipeline', 'exception-handler', 'hook-handlers', 'versioning', 'shared-version', 'multipart', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
+  { name: 'runtime', files: ['execution-context', 'call-handler', 'pipeline', 'exception-handler', 'hook-handlers', 'versioning', 'shared-version', 'multipart', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
   { name: 'registration', files: ['planner', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/seed', 'testing/testing-module'] }

@@ -112,9 +112,33 @@ export interface ObservableLike<T = unknown> {
   subscribe(observer: { next?: (value: T) => void, error?: (err: unknown) => void, complete?: () => void }): unknown
 }
 
+/**
+ * A function as rxjs operators are (`map(...)`, `tap(...)`, `catchError(...)`): its parameter is
+ * compared both ways, so rxjs's `Observable` fits without the package naming rxjs's types.
+ */
+export type OperatorLike<T, R> = { bivarianceHack (source: ObservableLike<T>): R }['bivarianceHack']
+
+/** `.pipe(...)` as rxjs has it: each operator gets what the one before it returned. */
+export interface Pipeable<T> {
+  pipe(): this
+  pipe<A>(op1: OperatorLike<T, A>): A
+  pipe<A, B>(op1: OperatorLike<T, A>, op2: (source: A) => B): B
+  pipe<A, B, C>(op1: OperatorLike<T, A>, op2: (source: A) => B, op3: (source: B) => C): C
+  pipe<A, B, C, D>(op1: OperatorLike<T, A>, op2: (source: A) => B, op3: (source: B) => C, op4: (source: C) => D): D
+  pipe<A, B, C, D, E>(op1: OperatorLike<T, A>, op2: (source: A) => B, op3: (source: B) => C, op4: (source: C) => D, op5: (source: D) => E): E
+  pipe<A, B, C, D, E, F>(op1: OperatorLike<T, A>, op2: (source: A) => B, op3: (source: B) => C, op4: (source: C) => D, op5: (source: D) => E, op6: (source: E) => F): F
+  pipe(...operators: Array<(source: any) => any>): unknown
+}
+
+/**
+ * What `next.handle()` gives: a promise of the result of the rest of the chain, and, when rxjs
+ * is installed, an rxjs Observable of it (`.pipe(map(...))`, `.subscribe()`).
+ */
+export interface HandleResult<T> extends Promise<T>, ObservableLike<T>, Pipeable<T> {}
+
 export interface CallHandler<T = any> {
-  /** Runs the rest of the chain (inner interceptors, pipes, handler) and gives its result. */
-  handle(): Promise<T>
+  /** Runs the rest of the chain (inner interceptors, pipes, handler) when awaited or subscribed to. */
+  handle(): HandleResult<T>
 }
 
 export interface NestInterceptor<T = any, R = any> {

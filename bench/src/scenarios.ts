@@ -1,6 +1,6 @@
 // The requests each scenario sends and the exact answers every target must give.
 
-export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'request-scope'
+export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'rxjs-interceptor' | 'request-scope'
 export type AppName = ScenarioName | 'startup'
 
 export interface BenchRequest {
@@ -63,6 +63,10 @@ function pipeline (name: 'pipeline' | 'pipeline-cv' | 'pipeline-dto'): Scenario 
 
 const paramsRequest: BenchRequest = { method: 'GET', path: '/users/42?fields=name', headers: { 'x-tenant': 'acme' } }
 const scopeRequest: BenchRequest = { method: 'GET', path: '/scoped', headers: { 'x-request-id': 'req-7' } }
+const rxRequest: BenchRequest = { method: 'GET', path: '/rx/42' }
+
+/** What the rxjs-interceptor scenario's handler returns, before the interceptor wraps it. */
+export const rxItem = (id: string) => ({ id, name: 'widget', tags: ['a', 'b'] })
 
 export const scenarios: Record<ScenarioName, Scenario> = {
   hello: {
@@ -81,6 +85,11 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   pipeline: pipeline('pipeline'),
   'pipeline-cv': pipeline('pipeline-cv'),
   'pipeline-dto': pipeline('pipeline-dto'),
+  'rxjs-interceptor': {
+    name: 'rxjs-interceptor',
+    request: rxRequest,
+    checks: [{ ...rxRequest, why: 'the interceptor maps the handler\'s result', status: 200, json: { data: rxItem('42') } }]
+  },
   'request-scope': {
     name: 'request-scope',
     request: scopeRequest,

@@ -8,7 +8,7 @@ import { NestFactory, REQUEST } from '@nestjs/core'
 import { FastifyAdapter, RouteSchema, type NestFastifyApplication } from '@nestjs/platform-fastify'
 import type { FastifyRequest } from 'fastify'
 import { map, type Observable } from 'rxjs'
-import { CONTROLLERS, TOKEN, itemSchema, type AppName, type Item } from '../scenarios.js'
+import { CONTROLLERS, TOKEN, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with NestJS on its Fastify adapter, compiled by tsc with metadata.
 
@@ -46,6 +46,12 @@ class ItemsController {
   @Post()
   @RouteSchema({ body: itemSchema })
   create (@Body() body: Item) { return { id: 1, name: body.name, qty: body.qty } }
+}
+
+@Controller('rx')
+@UseInterceptors(WrapInterceptor)
+class RxController {
+  @Get(':id') get (@Param('id') id: string) { return rxItem(id) }
 }
 
 @Injectable({ scope: Scope.REQUEST })
@@ -86,6 +92,7 @@ async function rootModule (name: AppName): Promise<Type> {
     'pipeline-cv': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
     // NestJS has no DTO compilation: what its users run is class-validator.
     'pipeline-dto': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
+    'rxjs-interceptor': () => [RxController],
     'request-scope': () => [ScopedController],
     startup: startupControllers
   }

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { CONTROLLERS, TOKEN, forbidden, itemSchema, type AppName, type Item } from '../scenarios.js'
+import { CONTROLLERS, TOKEN, forbidden, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with plain Fastify: the limit the other targets are measured against.
 
@@ -63,6 +63,10 @@ async function routes (app: FastifyInstance, name: RawAppName): Promise<void> {
       app.post('/items', { preValidation: guard, preHandler: validateItem, preSerialization: wrap }, createItem)
       return
     }
+    case 'rxjs-interceptor':
+      // The same work without rxjs: the handler's result wrapped by a preSerialization hook.
+      app.get('/rx/:id', { preSerialization: wrap }, (request, reply) => { reply.send(rxItem((request.params as { id: string }).id)) })
+      return
     case 'request-scope':
       // One object per request built in the handler: what a request-scoped provider stands for.
       app.get('/scoped', (request, reply) => {
