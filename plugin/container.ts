@@ -23,6 +23,19 @@ interface Dependency {
   builtin?: Builtin
 }
 
+/**
+ * Tokens that stand for others (NestJS's 'REQUEST' for REQUEST), or for a value the
+ * application provides everywhere (an HttpAdapterHost): given by the NestJS reader.
+ */
+export type TokenAliases = Map<Token, Token | { useValue: unknown }>
+
+/** What the NestJS reader gives the container: token aliases, and a reader for classes met late. */
+export interface ForeignMetadata {
+  aliases: TokenAliases
+  /** Reads the metadata of a class first resolved after the scan (a middleware class). */
+  readClass: (cls: Function) => void
+}
+
 export type BindingKind = 'provider' | 'controller' | 'enhancer' | 'module'
 
 /** A provider, controller, enhancer or module class as declared in one module. */
@@ -67,10 +80,24 @@ export class Container {
   readonly #seed: ((binding: Binding) => Box | undefined) | undefined
   #contextOf: ContextOf = () => undefined
   #finalized = false
+  readonly #aliases = new Map<Token, Token | Binding>()
+  readonly #readClass: ((cls: Function) => void) | undefined
 
-  constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined) {
+  constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined, foreign?: ForeignMetadata) {
     this.graph = graph
     this.#seed = seed
+    this.#readClass = foreign?.readClass
+    for (const [token, target] of foreign?.aliases ?? []) {
+      if (typeof target !== 'object' || target === null) {
+        this.#aliases.set(token, target)
+        continue
+      }
+      // Said to depend on FASTIFY, as it holds this application's Fastify app: a later build of the
+      // same graph (testing's) makes its own instead of reusing this one.
+      const binding = this.#binding(graph.root, { token, useFactory: () => target.useValue, inject: [FASTIFY], scope: 'DEFAULT' }, 'provider')
+      this.#aliases.set(token, binding)
+      this.#link(binding)
+    }
     overrides.forEach((provider, i) => {
       const definition = normalizeProvider(provider, `overrides[${i}]`)
       this.#overrides.set(definition.token, definition)
@@ -139,6 +166,7 @@ export class Container {
     if (!binding) {
       // Scopes and cycles are only known for what was bound before finalize().
       if (this.#finalized) throw new Error(`Internal error: ${cls.name} is bound in ${module.name} after the container was finalized.`)
+      this.#readClass?.(cls)
       // Only providers and enhancers can be overridden: a controller's routes are its own methods.
       const definition = kind === 'module'
         ? { token: cls, useClass: cls, scope: 'DEFAULT' as const }
@@ -173,6 +201,9 @@ export class Container {
 
   // What `token` means inside `module`: a builtin, a binding, or nothing.
   #lookup (module: ModuleNode, token: Token): Binding | Builtin | undefined {
+    const alias = this.#aliases.get(token)
+    if (typeof alias === 'object') return alias
+    if (alias !== undefined) token = alias
     const builtin = builtinOf(token)
     if (builtin) return builtin
     const own = this.#declared.get(module)?.get(token)
@@ -231,6 +262,11 @@ export class Container {
     const deps: Dependency[] = []
     for (let index = 0; index < count; index++) {
       const token = tokens.get(index) ?? types?.[index]
+      // An optional parameter typed by an interface (NestJS's pipes take their options so) gets undefined.
+      if (optional.has(index) && types !== undefined && !tokens.has(index) && erased.has(token)) {
+        deps.push({ index, token: token as Token, optional: true })
+        continue
+      }
       if (erased.has(token) || !['function', 'string', 'symbol'].includes(typeof token)) {
         throw new ERR_MISSING_METADATA(missingMetadata(binding, index, types !== undefined, token))
       }
@@ -406,6 +442,10 @@ export class Container {
     return undefined
   }
 
+  #isReflector (token: Token): boolean {
+    return builtinOf(this.#aliases.get(token) as Token ?? token) === 'reflector'
+  }
+
   /** The object users reach as `app.container`; tokens carry no type at run time, hence the casts to T. */
   publicApi (): PublicContainer {
     const api: PublicContainer = {
@@ -417,7 +457,7 @@ export class Container {
   }
 
   #publicGet (token: Token): unknown {
-    if (builtinOf(token) === 'reflector') return this.reflector
+    if (this.#isReflector(token)) return this.reflector
     const binding = this.#find(token)
     if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
     if (binding.perRequest || binding.transient) {
@@ -428,7 +468,7 @@ export class Container {
   }
 
   #publicResolve (token: Token, request: FastifyRequest | undefined): unknown {
-    if (builtinOf(token) === 'reflector') return this.reflector
+    if (this.#isReflector(token)) return this.reflector
     const binding = this.#find(token)
     if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
     // Without a request, a fresh request context stands in (one instance per call).

@@ -63,21 +63,29 @@ export function exceptionBody (exception: HttpExceptionLike): unknown {
 }
 
 /**
- * `exception instanceof type`, where an exception class of the package also matches its twin
- * from the other build (ESM and CommonJS loaded in one process), subclasses included.
+ * `exception instanceof type`, where an HTTP exception class also matches its twin of the same
+ * name from elsewhere, subclasses included: the package's other build (ESM and CommonJS loaded
+ * in one process), or NestJS's, so `@Catch(NotFoundException)` catches both packages'
+ * exceptions. An `HttpException` class matches every HTTP exception.
  */
 export function isExceptionOf (exception: unknown, type: Function): boolean {
   if (exception instanceof (type as new () => unknown)) return true
-  const name = classMark(type)
-  if (name === undefined || typeof exception !== 'object' || exception === null) return false
+  const name = httpExceptionClass(type)
+  if (name === undefined || !isHttpException(exception)) return false
+  if (name === 'HttpException') return true
   for (let proto = Object.getPrototypeOf(exception); proto !== null; proto = Object.getPrototypeOf(proto)) {
-    if (Object.hasOwn(proto, 'constructor') && classMark(proto.constructor) === name) return true
+    if (Object.hasOwn(proto, 'constructor') && httpExceptionClass(proto.constructor) === name) return true
   }
   return false
 }
 
-function classMark (cls: unknown): string | undefined {
-  return typeof cls === 'function' && Object.hasOwn(cls, kExceptionClass) ? (cls as unknown as Record<symbol, string>)[kExceptionClass] : undefined
+// The name an HTTP exception class goes by: the package's mark, or the name of a class whose
+// instances answer getStatus() and getResponse() (NestJS's).
+function httpExceptionClass (cls: unknown): string | undefined {
+  if (typeof cls !== 'function') return undefined
+  if (Object.hasOwn(cls, kExceptionClass)) return (cls as unknown as Record<symbol, string>)[kExceptionClass]
+  const proto = cls.prototype as Partial<HttpExceptionLike> | undefined
+  return typeof proto?.getStatus === 'function' && typeof proto.getResponse === 'function' ? cls.name : undefined
 }
 
 type Arg = string | string[] | Record<string, unknown> | undefined

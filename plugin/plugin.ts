@@ -24,6 +24,7 @@ import { applyMiddleware } from './middleware.js'
 import { addRequestContext, useAppLogger } from './logger.js'
 import { DtoSchemas } from './dto-registry.js'
 import { hasMethod } from './has-method.js'
+import { readNestMetadata } from './nest-interop.js'
 import { loadRxjs } from './call-handler.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
@@ -68,6 +69,8 @@ function checkNotRegistered (app: FastifyInstance): void {
 
 async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
   checkNotRegistered(app)
+  // Classes decorated with @nestjs/common (when installed) get the plugin's metadata first.
+  const foreign = await readNestMetadata(options, app)
   validateOptions(options)
   const internal = internalOptions(options)
   const versioning = createVersioning(options.versioning)
@@ -78,7 +81,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const controllers = modules.flatMap(scanControllers)
   const globals: EnhancerLists = { guards: options.globalGuards ?? [], pipes: options.globalPipes ?? [], interceptors: options.globalInterceptors ?? [], filters: options.globalFilters ?? [] }
   // Bind: every provider, controller, enhancer and module class, then scopes and cycles.
-  const container = new Container(graph, options.overrides, internal?.seed)
+  const container = new Container(graph, options.overrides, internal?.seed, foreign)
   container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers, modules)
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.

@@ -1,14 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
-import { fileURLToPath } from 'node:url'
 import { Observable, catchError, defer, map, of, retry, tap, toArray } from 'rxjs'
 import {
   Controller, Get, Module, NotFoundException, Param, UseInterceptors,
   type CallHandler, type ExecutionContext, type NestInterceptor
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
+import { runWatched } from './helpers/lazy-loading.js'
 
 // next.handle() as NestJS interceptors use it: rxjs operators through .pipe(), while
 // `await next.handle()` keeps working.
@@ -134,13 +132,9 @@ test('what next.handle() gives is an rxjs Observable and a promise at once', asy
   assert.equal(typeof (given as Promise<unknown>).finally, 'function')
 })
 
-const fixtures = fileURLToPath(new URL('fixtures/rxjs-loading/', import.meta.url))
-
 test('rxjs is loaded for an application with interceptors, and only then', async () => {
-  const run = async (app: string): Promise<string[]> => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', './watch-rxjs.mjs', `./${app}.ts`], { cwd: fixtures })
-    return stdout.trim().split('\n')
-  }
-  assert.deepEqual(await run('without-interceptors'), ['{"plain":true}', 'rxjs loaded: no'])
-  assert.deepEqual(await run('with-interceptors'), ['{"data":"wrapped"}', 'rxjs loaded: yes'])
+  // NestJS is hidden: it imports rxjs itself.
+  const withoutNest = { HIDE_NEST: '1' }
+  assert.deepEqual(await runWatched('without-interceptors', withoutNest), ['{"plain":true}', 'imported: none'])
+  assert.deepEqual(await runWatched('with-interceptors', withoutNest), ['{"data":"wrapped"}', 'imported: rxjs'])
 })

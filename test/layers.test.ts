@@ -10,15 +10,15 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 /** Lowest first. A new file of plugin/ takes its place in one of them. */
 const layers: Array<{ name: string, files: string[] }> = [
   // Imported by everything: metadata keys, tokens, error codes, message and promise helpers.
-  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'symbols', 'tokens', 'errors', 'describe', 'thrown', 'thenable', 'has-method', 'paths', 'legacy-decorator', 'require-peer', 'exceptions', 'exception-for', 'scope', 'request-method', 'versioning-type', 'fastify-adapter', 'http-status', 'streamable-file'] },
+  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'symbols', 'tokens', 'errors', 'describe', 'thrown', 'thenable', 'has-method', 'paths', 'legacy-decorator', 'require-peer', 'exceptions', 'exception-for', 'scope', 'request-method', 'versioning-type', 'fastify-adapter', 'http-status', 'streamable-file', 'nest/http-adapter'] },
   // Write metadata and check declarations as the decorators are applied; read their metadata back.
-  { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'hooks', 'uploads', 'host'] },
+  { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'hooks', 'uploads', 'host', 'nest/keys', 'nest/reader'] },
   // The module graph, bindings and instances, lifecycle hooks.
-  { name: 'container', files: ['scanner', 'controller-scan', 'container', 'enhancer-ref', 'lifecycle'] },
+  { name: 'container', files: ['scanner', 'controller-scan', 'container', 'enhancer-ref', 'lifecycle', 'nest/tokens'] },
   // What runs per request, composed once per route.
   { name: 'runtime', files: ['execution-context', 'call-handler', 'pipeline', 'exception-handler', 'hook-handlers', 'versioning', 'shared-version', 'multipart', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
-  { name: 'registration', files: ['planner', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'plugin'] },
+  { name: 'registration', files: ['planner', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/seed', 'testing/testing-module'] }
 ]
 

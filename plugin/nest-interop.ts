@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify'
+import type { DecoratorPluginOptions } from '../types/index.js'
+import type { ForeignMetadata } from './container.js'
+
+let installed: Promise<boolean> | undefined
+
+// @nestjs/common is an optional peer: its small constants file tells whether it is installed.
+function nestInstalled (): Promise<boolean> {
+  installed ??= import('@nestjs/common/constants.js' as string).then(() => true, () => false)
+  return installed
+}
+
+/**
+ * With @nestjs/common installed, classes decorated with it work as if decorated with the
+ * plugin's decorators: the reader (plugin/nest/) is loaded then, and only then.
+ */
+export async function readNestMetadata (options: DecoratorPluginOptions, app: FastifyInstance): Promise<ForeignMetadata | undefined> {
+  if (!await nestInstalled()) return undefined
+  const { readNestApplication } = await import('./nest/index.js')
+  return await readNestApplication(options, app)
+}

@@ -1,0 +1,83 @@
+import type { DecoratorPluginOptions } from '../../types/index.js'
+import { moduleMetadata } from '../module.js'
+import { routeDefinitions } from '../controller.js'
+import { paramDefinitions } from '../params.js'
+import { enhancersOf } from '../enhancers.js'
+import { kFilters, kGuards, kInterceptors, kPipes } from '../symbols.js'
+import { constructorOwner, injectTokens } from '../injectable.js'
+import { internalOptions } from '../internal-options.js'
+import { isBare, isNestModule, readController, readInjectable, readModule } from './reader.js'
+import { mayBeCoreToken } from './tokens.js'
+
+const enhancerKeys = [kGuards, kPipes, kInterceptors, kFilters]
+
+/**
+ * Walks the application from its root module as the scanner will, and reads the @nestjs/common
+ * metadata of every module, provider, controller and enhancer on the way into the plugin's own.
+ * Classes decorated with the plugin's decorators are walked too: they may use NestJS's
+ * guards, pipes or parameter decorators, or be imported by a NestJS module.
+ */
+export function adoptNestMetadata (options: DecoratorPluginOptions): Set<Function> {
+  const seen = new Set<unknown>()
+  // Tokens that may be @nestjs/core's classes, for the caller to tell.
+  const candidates = new Set<Function>()
+  const consider = (token: unknown): void => { if (mayBeCoreToken(token)) candidates.add(token) }
+  const read = (cls: Function): void => {
+    readInjectable(cls)
+    const types: unknown[] = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls)) ?? []
+    types.forEach(consider)
+    injectTokens(cls).forEach(consider)
+  }
+
+  const visitModule = (entry: unknown, bare = false): void => {
+    if (typeof entry !== 'function' || seen.has(entry)) return
+    seen.add(entry)
+    readModule(entry, bare)
+    read(entry)
+    const metadata = moduleMetadata(entry)
+    if (metadata === undefined) return
+    // NestJS's @Module({}) writes nothing: a bare class a NestJS module imports is such a module.
+    const nest = isNestModule(entry)
+    for (const imported of metadata.imports ?? []) visitModule(imported, nest && typeof imported === 'function' && isBare(imported))
+    for (const provider of metadata.providers ?? []) visitProvider(provider)
+    for (const controller of metadata.controllers ?? []) visitController(controller)
+  }
+
+  const visitProvider = (entry: unknown): void => {
+    const provider = (typeof entry === 'object' && entry !== null ? entry : {}) as { useClass?: unknown, useExisting?: unknown, inject?: unknown }
+    const cls = typeof entry === 'function' ? entry : provider.useClass
+    if (typeof cls === 'function') read(cls)
+    consider(provider.useExisting)
+    if (Array.isArray(provider.inject)) provider.inject.forEach((dependency) => consider(typeof dependency === 'object' && dependency !== null ? dependency.token : dependency))
+  }
+
+  // A guard, pipe, interceptor or filter: a class built through DI, or an instance.
+  const visitEnhancer = (entry: unknown): void => {
+    const cls = typeof entry === 'function' ? entry : (entry as object | null)?.constructor
+    if (typeof cls === 'function' && cls !== Object) read(cls)
+  }
+
+  const visitController = (cls: unknown): void => {
+    if (typeof cls !== 'function' || seen.has(cls)) return
+    seen.add(cls)
+    read(cls)
+    readController(cls)
+    for (const key of enhancerKeys) enhancersOf(key, cls).forEach(visitEnhancer)
+    for (const route of routeDefinitions(cls)) {
+      const handler = (cls.prototype as Record<string | symbol, unknown>)[route.key]
+      if (typeof handler !== 'function') continue
+      for (const key of enhancerKeys) enhancersOf(key, handler).forEach(visitEnhancer)
+      for (const param of paramDefinitions(cls.prototype, route.key)) param.pipes.forEach(visitEnhancer)
+    }
+  }
+
+  visitModule(options?.module)
+  // Modules the testing entry puts in place of others (overrideModule) are scanned too.
+  const replaced = typeof options === 'object' && options !== null ? internalOptions(options)?.replaceModules : undefined
+  for (const module of replaced?.values() ?? []) visitModule(module)
+  for (const list of [options?.globalGuards, options?.globalPipes, options?.globalInterceptors, options?.globalFilters]) {
+    if (Array.isArray(list)) list.forEach(visitEnhancer)
+  }
+  if (Array.isArray(options?.overrides)) options.overrides.forEach(visitProvider)
+  return candidates
+}

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify'
+import type { DecoratorPluginOptions } from '../../types/index.js'
+import type { ForeignMetadata } from '../container.js'
+import { adoptNestMetadata } from './adopt.js'
+import { nestTokens } from './tokens.js'
+import { readInjectable } from './reader.js'
+
+/**
+ * Reads the @nestjs/common metadata of the application into the plugin's own, and gives the
+ * tokens NestJS code injects (its strings, @nestjs/core's classes) as the plugin's, and the
+ * reader of classes the container meets after the scan (middleware classes).
+ */
+export async function readNestApplication (options: DecoratorPluginOptions, app: FastifyInstance): Promise<ForeignMetadata> {
+  return { aliases: await nestTokens(adoptNestMetadata(options), app), readClass: readInjectable }
+}

@@ -1,0 +1,240 @@
+import type { InjectionToken, ModuleMetadata } from '../../types/index.js'
+import type { ParamDefinition } from '../params.js'
+import type { RouteDefinition, RouteMethod } from '../controller.js'
+import type { RedirectDefinition } from '../http.js'
+import {
+  kCatch, kController, kFilters, kGlobal, kGuards, kHeaders, kHttpCode, kInjectable, kInjectTokens, kInterceptors,
+  kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
+} from '../symbols.js'
+import { ERR_NEST_UNSUPPORTED } from '../errors.js'
+import { describe } from '../describe.js'
+import { VERSION_NEUTRAL } from '../tokens.js'
+import { isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods, scopes } from './keys.js'
+
+// Translates what @nestjs/common's decorators wrote on a class into the plugin's own metadata,
+// once per class, while the application is scanned; nothing of it is read per request.
+
+// A class whose NestJS metadata was read, on the class itself (a subclass is read on its own).
+const kRead = Symbol.for('fastify-decorator-plugin.nestRead')
+
+const own = (key: unknown, target: object, property?: string | symbol): any => Reflect.getOwnMetadata(key, target, property as string)
+const inherited = (key: unknown, target: object, property?: string | symbol): any => Reflect.getMetadata(key, target, property as string)
+const define = (key: unknown, value: unknown, target: object, property?: string | symbol): void => Reflect.defineMetadata(key, value, target, property as string)
+
+/** Whether `cls` carries @nestjs/common's @Module() (or @Global()) metadata. */
+export function isNestModule (cls: Function): boolean {
+  return [...moduleKeys, nestKeys.global].some((key) => Reflect.hasMetadata(key, cls))
+}
+
+/** Whether `cls` carries no metadata at all: what NestJS's `@Module({})` leaves. */
+export function isBare (cls: Function): boolean {
+  return Reflect.getMetadataKeys(cls).length === 0
+}
+
+// Marks a class (or a handler) as read, once everything about it was read without error: a
+// declaration that failed registration fails the next one too, and nothing is written twice.
+function mark (target: object, key: symbol): void {
+  Object.defineProperty(target, key, { value: true })
+}
+
+/** Writes collected while reading, applied once the whole class has been read without error. */
+type Writes = Array<[key: unknown, value: unknown, target: object, property?: string | symbol]>
+
+function apply (writes: Writes): void {
+  for (const [key, value, target, property] of writes) define(key, value, target, property)
+}
+
+function scopeName (value: unknown, where: string): 'DEFAULT' | 'TRANSIENT' | 'REQUEST' | undefined {
+  if (value === undefined) return undefined
+  const scope = scopes[value as number]
+  if (scope === undefined) throw new ERR_NEST_UNSUPPORTED(`${where} has the scope ${describe(value)}, which is not one of NestJS's Scope.DEFAULT, Scope.REQUEST, Scope.TRANSIENT.`)
+  return scope
+}
+
+function version (value: unknown): unknown {
+  if (isNestNeutral(value)) return VERSION_NEUTRAL
+  return Array.isArray(value) ? value.map((item) => isNestNeutral(item) ? VERSION_NEUTRAL : item) : value
+}
+
+/** A NestJS provider object with its numeric scope named as the plugin names it. */
+function provider (entry: unknown, where: string): unknown {
+  if (entry === null || typeof entry !== 'object' || !('scope' in entry) || typeof entry.scope !== 'number') return entry
+  return { ...entry, scope: scopeName(entry.scope, where) }
+}
+
+/** @Module() and @Global() as the plugin's module metadata. */
+export function readModule (cls: Function, bare = false): void {
+  if (Reflect.hasOwnMetadata(kModule, cls) || (!bare && !isNestModule(cls))) return
+  const metadata: ModuleMetadata = {}
+  // NestJS reads them through the prototype chain: a module class inherits its base's lists.
+  const list = (key: string): unknown[] | undefined => inherited(key, cls)
+  const imports = list(nestKeys.imports)
+  const providers = list(nestKeys.providers)
+  const controllers = list(nestKeys.controllers)
+  const exported = list(nestKeys.exports)
+  if (imports) metadata.imports = imports as ModuleMetadata['imports']
+  if (providers) metadata.providers = providers.map((entry, i) => provider(entry, `${cls.name}'s providers[${i}]`)) as ModuleMetadata['providers']
+  if (controllers) metadata.controllers = controllers as ModuleMetadata['controllers']
+  // NestJS exports a provider object by its token.
+  if (exported) metadata.exports = exported.map((entry) => entry !== null && typeof entry === 'object' && 'provide' in entry ? entry.provide : entry) as ModuleMetadata['exports']
+  define(kModule, metadata, cls)
+  if (inherited(nestKeys.global, cls) === true) define(kGlobal, true, cls)
+}
+
+/**
+ * What a class built through DI needs: its scope, the tokens of its constructor parameters
+ * (`@Inject()`), which are optional, and the exception types of a filter (`@Catch()`).
+ * Classes up the prototype chain are read too: a subclass may run its base's constructor.
+ */
+export function readInjectable (cls: Function): void {
+  for (let current = cls; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    if (Object.hasOwn(current, kRead)) continue
+    apply(readClass(current))
+    mark(current, kRead)
+  }
+}
+
+function readClass (cls: Function): Writes {
+  const properties = [...(own(nestKeys.properties, cls) ?? []), ...(own(nestKeys.optionalProperties, cls) ?? []).map((key: string | symbol) => ({ key }))] as Array<{ key: string | symbol }>
+  if (properties.length > 0) {
+    const keys = [...new Set(properties.map(({ key }) => String(key)))]
+    throw new ERR_NEST_UNSUPPORTED(`${cls.name} injects the propert${keys.length > 1 ? 'ies' : 'y'} ${keys.join(', ')} with @Inject() on a class property, which the plugin does not inject yet. Move ${keys.length > 1 ? 'them' : 'it'} to constructor parameters: constructor(@Inject(token) private readonly name: Type).`)
+  }
+  const writes: Writes = []
+  const options = own(nestKeys.scope, cls) as { scope?: number } | undefined
+  if ((own(nestKeys.injectable, cls) === true || options !== undefined) && !Reflect.hasOwnMetadata(kInjectable, cls)) {
+    const scope = scopeName(options?.scope, cls.name)
+    writes.push([kInjectable, scope === undefined ? {} : { scope }, cls])
+  }
+  const params = own(nestKeys.selfParams, cls) as Array<{ index: number, param: unknown }> | undefined
+  if (params !== undefined) {
+    const tokens = new Map<number, InjectionToken>(own(kInjectTokens, cls) ?? [])
+    // A token of the plugin's own @Inject() on the same parameter wins.
+    for (const { index, param } of params) if (!tokens.has(index) && param !== undefined) tokens.set(index, param as InjectionToken)
+    writes.push([kInjectTokens, tokens, cls])
+  }
+  const optional = own(nestKeys.optionalParams, cls) as number[] | undefined
+  if (optional !== undefined) writes.push([kOptional, new Set([...(own(kOptional, cls) ?? []), ...optional]), cls])
+  const caught = own(nestKeys.catch, cls)
+  if (caught !== undefined && !Reflect.hasOwnMetadata(kCatch, cls)) writes.push([kCatch, caught, cls])
+  return writes
+}
+
+const enhancerKeys = [[nestKeys.guards, kGuards], [nestKeys.pipes, kPipes], [nestKeys.interceptors, kInterceptors], [nestKeys.filters, kFilters]] as const
+
+// @UseGuards() and the like, after the plugin's own on the same holder.
+function readEnhancers (holder: object, read: (key: string, target: object) => unknown, writes: Writes): void {
+  for (const [nestKey, key] of enhancerKeys) {
+    const entries = read(nestKey, holder) as unknown[] | undefined
+    if (entries !== undefined && entries.length > 0) writes.push([key, [...(own(key, holder) ?? []), ...entries], holder])
+  }
+}
+
+/**
+ * @Controller() as the plugin's metadata; then, on any controller (the plugin's own included),
+ * its route handlers as @nestjs/common decorated them: routes, parameters, enhancers, responses.
+ */
+export function readController (cls: Function): void {
+  if (Object.hasOwn(cls, kRoutesRead)) return
+  const writes: Writes = []
+  if (inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
+    const paths = [inherited(nestKeys.path, cls)].flat()
+    if (paths.length > 1) {
+      throw new ERR_NEST_UNSUPPORTED(`@Controller() on ${cls.name} gives several paths (${paths.map(String).join(', ')}); the plugin takes one path per controller. Declare one controller class per path (a subclass each).`)
+    }
+    const options = inherited(nestKeys.scope, cls) as { scope?: number } | undefined
+    writes.push([kController, {
+      path: paths[0] ?? '',
+      host: inherited(nestKeys.host, cls),
+      version: version(inherited(nestKeys.version, cls)),
+      // As NestJS, a transient controller is built once: its routes are its only consumer.
+      scope: scopeName(options?.scope, cls.name) === 'REQUEST' ? 'REQUEST' : 'DEFAULT'
+    }, cls])
+  }
+  // NestJS reads a controller's enhancers through the prototype chain.
+  readEnhancers(cls, inherited, writes)
+  const routes: RouteDefinition[] = [...(inherited(kRoutes, cls) ?? [])]
+  const declared = new Set(routes.map((route) => route.key))
+  const found = methods(cls)
+  for (const [key, { handler }] of found) {
+    if (declared.has(key) || own(nestKeys.method, handler) === undefined) continue
+    const method = requestMethods[own(nestKeys.method, handler) as number]
+    if (!routeMethods.has(method)) {
+      throw new ERR_NEST_UNSUPPORTED(`${cls.name}.${String(key)} is a ${method} route (@${method[0]}${method.slice(1).toLowerCase()}() of @nestjs/common), a method the plugin has no route decorator for. Use @All() and read request.method, or register the route on Fastify directly.`)
+    }
+    for (const path of [own(nestKeys.path, handler)].flat()) routes.push({ method: method as RouteMethod, path: path as string, key })
+  }
+  if (routes.length > declared.size) writes.push([kRoutes, routes, cls])
+  // A handler is read once, for the class that declares it and its subclasses alike.
+  const handlers = [...new Set(routes.map((route) => route.key))].map((key) => ({ key, ...found.get(key)! }))
+    .filter(({ handler }) => handler !== undefined && !Object.hasOwn(handler, kRoutesRead))
+  for (const { key, handler, owner } of handlers) readHandler(owner, key, handler, `${cls.name}.${String(key)}`, writes)
+  apply(writes)
+  for (const { handler } of handlers) mark(handler, kRoutesRead)
+  mark(cls, kRoutesRead)
+}
+
+// A controller, or a handler function, whose routes were read (a base class's handler once for all).
+const kRoutesRead = Symbol.for('fastify-decorator-plugin.nestRoutesRead')
+
+/** Own and inherited methods of a class's instances by name, the nearest definition, with the prototype that has it. */
+function methods (cls: Function): Map<string | symbol, { handler: Function, owner: object }> {
+  const found = new Map<string | symbol, { handler: Function, owner: object }>()
+  for (let proto = cls.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const key of Reflect.ownKeys(proto)) {
+      // Descriptors, so no getter runs.
+      const value = Object.getOwnPropertyDescriptor(proto, key)?.value
+      if (key !== 'constructor' && typeof value === 'function' && !found.has(key)) found.set(key, { handler: value, owner: proto })
+    }
+  }
+  return found
+}
+
+function readHandler (owner: object, key: string | symbol, handler: Function, name: string, writes: Writes): void {
+  if (own(nestKeys.sse, handler) === true) {
+    throw new ERR_NEST_UNSUPPORTED(`${name} is an @Sse() route, which the plugin does not serve. Send the event stream from the handler with @Res() (reply.raw), or use a Fastify SSE plugin.`)
+  }
+  const code = own(nestKeys.httpCode, handler)
+  if (code !== undefined && own(kHttpCode, handler) === undefined) writes.push([kHttpCode, code, handler])
+  const headers = own(nestKeys.headers, handler) as Array<{ name: string, value: unknown }> | undefined
+  if (headers !== undefined) {
+    for (const header of headers) {
+      if (typeof header.value === 'function') {
+        throw new ERR_NEST_UNSUPPORTED(`${name}: @Header('${header.name}') has a function for its value, which the plugin does not call per request. Give a string, or set the header in the handler with @Res({ passthrough: true }).`)
+      }
+    }
+    // Applied in NestJS's order (the decorator nearest the method first), after the plugin's own.
+    writes.push([kHeaders, [...(own(kHeaders, handler) ?? []), ...headers.map((header) => [header.name, String(header.value)])], handler])
+  }
+  const redirect = own(nestKeys.redirect, handler) as Partial<RedirectDefinition> | undefined
+  if (redirect !== undefined && own(kRedirect, handler) === undefined) writes.push([kRedirect, { url: redirect.url ?? '', statusCode: redirect.statusCode ?? 302 }, handler])
+  const render = own(nestKeys.render, handler)
+  if (render !== undefined && own(kRender, handler) === undefined) writes.push([kRender, render, handler])
+  const handlerVersion = own(nestKeys.version, handler)
+  if (handlerVersion !== undefined && own(kVersion, handler) === undefined) writes.push([kVersion, version(handlerVersion), handler])
+  readEnhancers(handler, own, writes)
+  const params = readParams(owner.constructor, key, name)
+  if (params.length > 0) writes.push([kParams, [...(own(kParams, owner, key) ?? []), ...params], owner, key])
+}
+
+type NestArg = { index: number, data?: unknown, pipes?: unknown[], factory?: ParamDefinition['factory'], schema?: unknown }
+
+function readParams (cls: Function, key: string | symbol, name: string): ParamDefinition[] {
+  const args = (inherited(nestKeys.routeArgs, cls, key) ?? {}) as Record<string, NestArg>
+  const passthrough = inherited(nestKeys.passthrough, cls, key) === true
+  return Object.entries(args).map(([argKey, arg]) => {
+    const where = `${name}: parameter ${arg.index}`
+    if (arg.schema !== undefined) {
+      throw new ERR_NEST_UNSUPPORTED(`${where} gives a Standard Schema, which the plugin does not validate. Validate with a pipe (ValidationPipe and a DTO class) or a @RouteSchema() JSON schema.`)
+    }
+    const pipes = (arg.pipes ?? []).filter(Boolean) as ParamDefinition['pipes']
+    if (argKey.includes(nestKeys.customArg)) return { index: arg.index, kind: 'custom', data: arg.data as string, pipes, factory: arg.factory }
+    const type = paramTypes[Number(argKey.slice(0, argKey.indexOf(':')))]
+    if (type === undefined || 'unsupported' in type) {
+      const decorator = type === undefined ? `a parameter decorator of kind ${argKey.slice(0, argKey.indexOf(':'))}` : type.unsupported
+      throw new ERR_NEST_UNSUPPORTED(`${where} takes ${decorator}, which the plugin does not provide: ${type === undefined ? 'use a decorator of fastify-decorator-plugin or createParamDecorator()' : type.fix}.`)
+    }
+    const data = type.kind === 'headers' && typeof arg.data === 'string' ? arg.data.toLowerCase() : arg.data as string | undefined
+    return { index: arg.index, kind: type.kind, data, pipes, passthrough: type.kind === 'res' ? passthrough : undefined }
+  })
+}

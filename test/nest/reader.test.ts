@@ -1,0 +1,391 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fileURLToPath } from 'node:url'
+import * as nest from '@nestjs/common'
+import * as core from '@nestjs/core'
+import ejs from 'ejs'
+import { map } from 'rxjs'
+import {
+  Controller, Get, Inject, Injectable, Module, Reflector, SetMetadata, UseGuards, VERSION_NEUTRAL,
+  type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type PipeTransform
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
+
+// Classes decorated with @nestjs/common's own decorators, registered unchanged. Under tsx no
+// type metadata is emitted, so constructor parameters name their tokens with NestJS's @Inject().
+
+const ROLES = 'roles'
+const Roles = (...roles: string[]) => nest.SetMetadata(ROLES, roles)
+
+@nest.Injectable()
+class RolesGuard implements nest.CanActivate {
+  constructor (@nest.Inject(Reflector) private readonly reflector: Reflector) {}
+  canActivate (ctx: nest.ExecutionContext): boolean {
+    const roles = this.reflector.getAllAndOverride<string[] | undefined>(ROLES, [ctx.getHandler(), ctx.getClass()])
+    return roles === undefined || roles.includes(String(ctx.switchToHttp().getRequest().headers.role))
+  }
+}
+
+@nest.Injectable()
+class WrapInterceptor implements nest.NestInterceptor {
+  intercept (ctx: nest.ExecutionContext, next: nest.CallHandler) { return next.handle().pipe(map((data) => ({ data }))) }
+}
+
+@nest.Injectable()
+class UpperPipe implements nest.PipeTransform {
+  transform (value: unknown) { return String(value).toUpperCase() }
+}
+
+const User = nest.createParamDecorator((data: string | undefined, ctx: nest.ExecutionContext) => {
+  const user = { name: 'ada', role: String(ctx.switchToHttp().getRequest().headers.role) }
+  return data === undefined ? user : user[data as keyof typeof user]
+})
+
+@nest.Injectable()
+class CatsService {
+  readonly #cats = [{ id: 1, name: 'Tom' }]
+  find (id: number) { return this.#cats.find((cat) => cat.id === id) }
+}
+
+@nest.Catch(nest.ConflictException)
+class ConflictFilter implements nest.ExceptionFilter {
+  catch (exception: nest.ConflictException, host: nest.ArgumentsHost) {
+    host.switchToHttp().getResponse().code(409).send({ filtered: exception.message })
+  }
+}
+
+@nest.Controller('cats')
+@nest.UseGuards(RolesGuard)
+class CatsController {
+  constructor (@nest.Inject(CatsService) private readonly cats: CatsService) {}
+
+  @nest.Get(':id')
+  one (@nest.Param('id', nest.ParseIntPipe) id: number) {
+    const cat = this.cats.find(id)
+    if (cat === undefined) throw new nest.NotFoundException(`no cat ${id}`)
+    return cat
+  }
+
+  @nest.Post()
+  @nest.HttpCode(202)
+  @nest.Header('x-made-by', 'nest')
+  @Roles('admin')
+  create (@nest.Body('name', UpperPipe) name: string, @nest.Query() query: Record<string, string>, @nest.Headers('X-Trace') trace: string) {
+    return { name, query, trace }
+  }
+
+  @nest.Put(':id')
+  @nest.UseInterceptors(WrapInterceptor)
+  replace (@nest.Param() params: Record<string, string>, @User('name') name: string, @User() user: object) { return { params, name, user } }
+
+  @nest.Delete(':id')
+  @nest.UseFilters(ConflictFilter)
+  remove () { throw new nest.ConflictException('in use') }
+
+  @nest.Patch('raw')
+  raw (@nest.Req() request: { url: string }, @nest.Res({ passthrough: true }) reply: { header: (name: string, value: string) => void }, @nest.Ip() ip: string) {
+    reply.header('x-passthrough', 'yes')
+    return { url: request.url, ip }
+  }
+
+  @nest.Get('away/:to')
+  @nest.Redirect('https://example.com/default', 301)
+  away (@nest.Param('to') to: string) { return to === 'default' ? undefined : { url: `https://example.com/${to}` } }
+
+  @nest.All('any')
+  any () { return 'any method' }
+
+  @nest.Head('probe')
+  probe () { return '' }
+
+  @nest.Options('probe')
+  options () { return 'options' }
+}
+
+@nest.Module({ providers: [CatsService], controllers: [CatsController] })
+class CatsModule {}
+
+@nest.Module({ imports: [CatsModule] })
+class AppModule {}
+
+test('a @nestjs/common module, controller, service, guard, pipe, interceptor and filter register unchanged', async (t) => {
+  const app = await build(t, AppModule)
+  assert.deepEqual((await app.inject('/cats/1')).json(), { id: 1, name: 'Tom' })
+  const missing = await app.inject('/cats/2')
+  assert.equal(missing.statusCode, 404)
+  assert.deepEqual(missing.json(), { message: 'no cat 2', error: 'Not Found', statusCode: 404 })
+  const notInt = await app.inject('/cats/x')
+  assert.equal(notInt.statusCode, 400)
+  assert.deepEqual(notInt.json(), { message: 'Validation failed (numeric string is expected)', error: 'Bad Request', statusCode: 400 })
+
+  const forbidden = await app.inject({ method: 'POST', url: '/cats?a=1', payload: { name: 'felix' }, headers: { role: 'user' } })
+  assert.equal(forbidden.statusCode, 403)
+  const created = await app.inject({ method: 'POST', url: '/cats?a=1', payload: { name: 'felix' }, headers: { role: 'admin', 'x-trace': 't1' } })
+  assert.equal(created.statusCode, 202)
+  assert.equal(created.headers['x-made-by'], 'nest')
+  assert.deepEqual(created.json(), { name: 'FELIX', query: { a: '1' }, trace: 't1' })
+
+  const replaced = await app.inject({ method: 'PUT', url: '/cats/3', headers: { role: 'cook' } })
+  assert.deepEqual(replaced.json(), { data: { params: { id: '3' }, name: 'ada', user: { name: 'ada', role: 'cook' } } })
+
+  const filtered = await app.inject({ method: 'DELETE', url: '/cats/1' })
+  assert.equal(filtered.statusCode, 409)
+  assert.deepEqual(filtered.json(), { filtered: 'in use' })
+
+  const raw = await app.inject({ method: 'PATCH', url: '/cats/raw' })
+  assert.equal(raw.headers['x-passthrough'], 'yes')
+  assert.deepEqual(raw.json(), { url: '/cats/raw', ip: '127.0.0.1' })
+
+  const away = await app.inject('/cats/away/default')
+  assert.equal(away.statusCode, 301)
+  assert.equal(away.headers.location, 'https://example.com/default')
+  assert.equal((await app.inject('/cats/away/else')).headers.location, 'https://example.com/else')
+
+  for (const method of ['GET', 'POST', 'DELETE'] as const) assert.equal((await app.inject({ method, url: '/cats/any' })).body, 'any method')
+  assert.equal((await app.inject({ method: 'HEAD', url: '/cats/probe' })).statusCode, 200)
+  assert.equal((await app.inject({ method: 'OPTIONS', url: '/cats/probe' })).body, 'options')
+})
+
+test('scopes: NestJS\'s Scope.REQUEST and Scope.TRANSIENT, on providers and controllers', async (t) => {
+  let built = 0
+  @nest.Injectable({ scope: nest.Scope.REQUEST })
+  class PerRequest { readonly n = ++built }
+  @nest.Injectable({ scope: nest.Scope.TRANSIENT })
+  class Transient { readonly id = Symbol('transient') }
+  @nest.Controller({ path: 'scoped', scope: nest.Scope.REQUEST })
+  class ScopedController {
+    constructor (@nest.Inject(PerRequest) private readonly one: PerRequest, @nest.Inject(Transient) private readonly a: Transient, @nest.Inject(Transient) private readonly b: Transient) {}
+    @nest.Get() get () { return { n: this.one.n, distinct: this.a.id !== this.b.id } }
+  }
+  @nest.Module({ providers: [PerRequest, Transient, { provide: 'FACTORY', useFactory: () => 'made', scope: nest.Scope.REQUEST }], controllers: [ScopedController] })
+  class ScopedModule {}
+  const app = await build(t, ScopedModule)
+  assert.deepEqual((await app.inject('/scoped')).json(), { n: 1, distinct: true })
+  assert.deepEqual((await app.inject('/scoped')).json(), { n: 2, distinct: true })
+})
+
+test('@Optional(), custom providers, exports and @Global() as NestJS declares them', async (t) => {
+  @nest.Injectable()
+  class Config { readonly name = 'config' }
+  @nest.Global()
+  @nest.Module({ providers: [Config, { provide: 'GREETING', useValue: 'hello' }], exports: [Config, { provide: 'GREETING', useValue: 'hello' }] })
+  class ConfigModule {}
+  @nest.Injectable()
+  class Greeter {
+    constructor (
+      @nest.Inject('GREETING') readonly greeting: string,
+      @nest.Inject(Config) readonly config: Config,
+      @nest.Optional() @nest.Inject('MISSING') readonly missing?: string
+    ) {}
+  }
+  @nest.Controller()
+  class GreetController {
+    constructor (@nest.Inject(Greeter) private readonly greeter: Greeter) {}
+    @nest.Get('greet') greet () { return { greeting: this.greeter.greeting, config: this.greeter.config.name, missing: this.greeter.missing ?? null } }
+  }
+  // An empty @Module({}) writes no metadata; imported by a NestJS module it is a module still.
+  @nest.Module({})
+  class EmptyModule {}
+  @nest.Module({ imports: [ConfigModule, EmptyModule], providers: [Greeter], controllers: [GreetController] })
+  class GreetModule {}
+  const app = await build(t, GreetModule)
+  assert.deepEqual((await app.inject('/greet')).json(), { greeting: 'hello', config: 'config', missing: null })
+})
+
+test('versions: @Version and @Controller({ version }) with NestJS\'s VERSION_NEUTRAL', async (t) => {
+  @nest.Controller({ path: 'v', version: '1' })
+  class VersionedController {
+    @nest.Get() one () { return 'v1' }
+    @nest.Version('2') @nest.Get() two () { return 'v2' }
+    @nest.Version(nest.VERSION_NEUTRAL) @nest.Get() neutral () { return 'neutral' }
+  }
+  @nest.Module({ controllers: [VersionedController] })
+  class VersionedModule {}
+  const app = await build(t, VersionedModule, { versioning: { type: 'header', header: 'x-api-version' } })
+  assert.equal((await app.inject({ url: '/v', headers: { 'x-api-version': '1' } })).body, 'v1')
+  assert.equal((await app.inject({ url: '/v', headers: { 'x-api-version': '2' } })).body, 'v2')
+  assert.equal((await app.inject('/v')).body, 'neutral')
+  assert.equal(VERSION_NEUTRAL !== nest.VERSION_NEUTRAL, true)
+})
+
+test('@Render(): a NestJS handler renders through @fastify/view', async (t) => {
+  @nest.Controller('page')
+  class PageController {
+    @nest.Get() @nest.Render('who') page () { return { who: 'nest' } }
+  }
+  @nest.Module({ controllers: [PageController] })
+  class PageModule {}
+  const app = await build(t, PageModule, { view: { engine: { ejs }, root: fileURLToPath(new URL('../fixtures/views', import.meta.url)) } })
+  const page = await app.inject('/page')
+  assert.equal(page.statusCode, 200)
+  assert.equal(page.body.trim(), '<p>from nest</p>')
+})
+
+// Beside the plugin's own decorators: classes of either kind in one application.
+@Injectable()
+class PluginService { hello () { return 'plugin service' } }
+
+@nest.Injectable()
+class NestService {
+  constructor (@nest.Inject(PluginService) private readonly plugin: PluginService) {}
+  hello () { return `nest service, then ${this.plugin.hello()}` }
+}
+
+@nest.Injectable()
+class HeaderGuard implements CanActivate {
+  canActivate (ctx: ExecutionContext) { return ctx.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers.pass === 'yes' }
+}
+
+class DoublePipe implements PipeTransform { transform (value: string) { return value + value } }
+
+class TagInterceptor implements NestInterceptor {
+  intercept (ctx: ExecutionContext, next: CallHandler) { return next.handle().pipe(map((value) => ({ tagged: value }))) }
+}
+
+@Controller('mixed')
+@UseGuards(HeaderGuard)
+class PluginController {
+  constructor (@Inject(NestService) private readonly service: NestService) {}
+  @Get() hello () { return this.service.hello() }
+  // NestJS's parameter decorators, pipes and interceptors on a handler of the plugin's controller.
+  @Get(':word') @nest.UseInterceptors(TagInterceptor) word (@nest.Param('word', DoublePipe) word: string) { return word }
+}
+
+@nest.Controller('nest-side')
+class NestController {
+  constructor (@nest.Inject(PluginService) private readonly service: PluginService) {}
+  @nest.Get() @UseGuards(HeaderGuard) hello () { return this.service.hello() }
+}
+
+@Module({ providers: [PluginService], exports: [PluginService] })
+class PluginModule {}
+
+@nest.Module({ imports: [PluginModule], providers: [NestService], exports: [NestService] })
+class NestModule {}
+
+@Module({ imports: [NestModule, PluginModule], controllers: [PluginController, NestController] })
+class MixedModule {}
+
+test('classes of @nestjs/common and of the plugin inject each other, in modules of either kind', async (t) => {
+  const app = await build(t, MixedModule)
+  const pass = { headers: { pass: 'yes' } }
+  assert.equal((await app.inject({ url: '/mixed', ...pass })).body, 'nest service, then plugin service')
+  assert.equal((await app.inject('/mixed')).statusCode, 403)
+  assert.deepEqual((await app.inject({ url: '/mixed/ab', ...pass })).json(), { tagged: 'abab' })
+  assert.equal((await app.inject({ url: '/nest-side', ...pass })).body, 'plugin service')
+  assert.equal((await app.inject('/nest-side')).statusCode, 403)
+})
+
+test('metadata set by @nestjs/common\'s SetMetadata reads through the plugin\'s Reflector, and the other way round', () => {
+  const reflector = new Reflector()
+  class Target {
+    @nest.SetMetadata('nest-key', 'from nest') a () {}
+    @Roles('x') b () {}
+  }
+  const NestDecorator = nest.SetMetadata('k', 1)
+  assert.equal(reflector.get('nest-key', Target.prototype.a), 'from nest')
+  assert.deepEqual(reflector.get(ROLES, Target.prototype.b), ['x'])
+  assert.equal(NestDecorator.KEY, 'k')
+  // A decorator made by @nestjs/core's Reflector.createDecorator, read by the plugin's Reflector.
+  const Scopes = core.Reflector.createDecorator<string[]>()
+  @Scopes(['read'])
+  class Decorated {}
+  assert.deepEqual(reflector.get(Scopes, Decorated), ['read'])
+  // The plugin's SetMetadata, read by @nestjs/core's Reflector.
+  @SetMetadata('plugin-key', 'from plugin')
+  class Marked {}
+  assert.equal(new core.Reflector().get('plugin-key', Marked), 'from plugin')
+})
+
+test('a NestJS declaration the plugin cannot run fails registration, naming the class, the member and the fix', async () => {
+  @nest.Controller('s')
+  class SessionController { @nest.Get() get (@nest.Session() session: unknown) { return session } }
+  @nest.Module({ controllers: [SessionController] })
+  class SessionModule {}
+  const session = await registrationError({ module: SessionModule })
+  assert.equal(session.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(session.message, /SessionController\.get: parameter 0 takes @Session\(\).*read the session with @Req\(\)/)
+  // Nothing of a class that failed is kept as read: the next registration fails the same way.
+  assert.equal((await registrationError({ module: SessionModule })).message, session.message)
+
+  @nest.Controller('search')
+  class SearchController { @nest.Search() find () { return [] } }
+  @nest.Module({ controllers: [SearchController] })
+  class SearchModule {}
+  const search = await registrationError({ module: SearchModule })
+  assert.equal(search.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(search.message, /SearchController\.find is a SEARCH route .* Use @All\(\)/)
+
+  @nest.Controller(['a', 'b'])
+  class TwoPaths { @nest.Get() get () { return 1 } }
+  @nest.Module({ controllers: [TwoPaths] })
+  class TwoPathsModule {}
+  const paths = await registrationError({ module: TwoPathsModule })
+  assert.equal(paths.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(paths.message, /@Controller\(\) on TwoPaths gives several paths \(a, b\)/)
+
+  @nest.Injectable()
+  class PropertyInjected { @nest.Inject('TOKEN') readonly token!: string }
+  @nest.Module({ providers: [PropertyInjected, { provide: 'TOKEN', useValue: 1 }] })
+  class PropertyModule {}
+  const property = await registrationError({ module: PropertyModule })
+  assert.equal(property.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(property.message, /PropertyInjected injects the property token with @Inject\(\) on a class property.*constructor parameters/)
+  assert.equal((await registrationError({ module: PropertyModule })).message, property.message)
+
+  const schema = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } }
+  @nest.Controller('schema')
+  class SchemaController {
+    @nest.Post() @nest.Header('x-at', (() => 'now') as unknown as string) timed () { return 1 }
+    @nest.Post('body') create (@nest.Body({ schema } as any) body: unknown) { return body }
+  }
+  @nest.Module({ controllers: [SchemaController] })
+  class SchemaModule {}
+  const header = await registrationError({ module: SchemaModule })
+  assert.equal(header.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(header.message, /SchemaController\.(timed: @Header\('x-at'\) has a function for its value|create: parameter 0 gives a Standard Schema)/)
+
+  @nest.Controller('sse')
+  class SseController { @nest.Sse() @nest.Get() events () { return 1 } }
+  @nest.Module({ controllers: [SseController] })
+  class SseModule {}
+  const sse = await registrationError({ module: SseModule })
+  assert.equal(sse.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(sse.message, /SseController\.events is an @Sse\(\) route/)
+})
+
+test('reading is done once per class: a second application of the same classes gets the same answers', async (t) => {
+  const first = await build(t, AppModule)
+  const second = await build(t, AppModule)
+  for (const app of [first, second]) {
+    const created = await app.inject({ method: 'POST', url: '/cats', payload: { name: 'a' }, headers: { role: 'admin' } })
+    assert.equal(created.statusCode, 202)
+    assert.deepEqual(created.headers['x-made-by'], 'nest')
+  }
+})
+
+test('a NestJS module\'s configure(consumer) applies a @nestjs/common middleware class to its routes', async (t) => {
+  @nest.Injectable()
+  class StampMiddleware implements nest.NestMiddleware {
+    constructor (@nest.Inject('STAMP') private readonly stamp: string) {}
+    use (request: unknown, response: { setHeader: (name: string, value: string) => void }, next: () => void) {
+      response.setHeader('x-stamp', this.stamp)
+      next()
+    }
+  }
+  @nest.Controller('stamped')
+  class StampedController {
+    @nest.Get() get () { return 'stamped' }
+    @nest.Post() post () { return 'not stamped' }
+  }
+  @nest.Module({ controllers: [StampedController], providers: [{ provide: 'STAMP', useValue: 'nest' }] })
+  class StampedModule implements nest.NestModule {
+    configure (consumer: nest.MiddlewareConsumer) {
+      consumer.apply(StampMiddleware).forRoutes({ path: 'stamped', method: nest.RequestMethod.GET })
+    }
+  }
+  const app = await build(t, StampedModule)
+  assert.equal((await app.inject('/stamped')).headers['x-stamp'], 'nest')
+  assert.equal((await app.inject({ method: 'POST', url: '/stamped' })).headers['x-stamp'], undefined)
+})

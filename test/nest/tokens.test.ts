@@ -1,0 +1,113 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import * as nest from '@nestjs/common'
+import * as core from '@nestjs/core'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { REQUEST, Reflector } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+
+// NestJS's tokens resolve to the plugin's: the strings 'REQUEST' and 'Reflector', and
+// @nestjs/core's REQUEST, Reflector and HttpAdapterHost.
+
+test('\'REQUEST\' (@nestjs/core\'s REQUEST) injects the Fastify request and makes its consumer request-scoped', async (t) => {
+  assert.equal(core.REQUEST, 'REQUEST')
+  @nest.Injectable()
+  class RequestInfo {
+    constructor (@nest.Inject(core.REQUEST) readonly request: FastifyRequest, @nest.Inject(REQUEST) readonly same: FastifyRequest) {}
+  }
+  @nest.Controller('who')
+  class WhoController {
+    constructor (@nest.Inject(RequestInfo) private readonly info: RequestInfo) {}
+    @nest.Get() who () { return { id: this.info.request.headers['x-id'], same: this.info.request === this.info.same } }
+  }
+  @nest.Module({ controllers: [WhoController], providers: [RequestInfo] })
+  class WhoModule {}
+  const app = await build(t, WhoModule)
+  assert.deepEqual((await app.inject({ url: '/who', headers: { 'x-id': 'a' } })).json(), { id: 'a', same: true })
+  assert.deepEqual((await app.inject({ url: '/who', headers: { 'x-id': 'b' } })).json(), { id: 'b', same: true })
+})
+
+test('@nestjs/core\'s Reflector and the string \'Reflector\' inject the application\'s Reflector', async (t) => {
+  let seen: unknown[] = []
+  @nest.Injectable()
+  class UsesReflectors {
+    constructor (@nest.Inject(core.Reflector) readonly nest: Reflector, @nest.Inject('Reflector') readonly named: Reflector, @nest.Inject(Reflector) readonly ours: Reflector) {
+      seen = [nest, named, ours]
+    }
+  }
+  @nest.Module({ providers: [UsesReflectors] })
+  class ReflectorModule {}
+  const app = await build(t, ReflectorModule)
+  assert.ok(seen[0] instanceof Reflector)
+  assert.equal(seen[0], seen[1])
+  assert.equal(seen[0], seen[2])
+  assert.equal(app.container.get(core.Reflector), seen[0])
+  assert.equal(app.container.get('Reflector'), seen[0])
+})
+
+test('@nestjs/core\'s HttpAdapterHost gives an adapter over the Fastify app', async (t) => {
+  let host: core.HttpAdapterHost | undefined
+  @nest.Controller('adapter')
+  class AdapterController {
+    constructor (@nest.Inject(core.HttpAdapterHost) private readonly adapterHost: core.HttpAdapterHost) { host = adapterHost }
+    @nest.Get('info')
+    info (@nest.Req() request: FastifyRequest) {
+      const adapter = this.adapterHost.httpAdapter
+      return { type: adapter.getType(), method: adapter.getRequestMethod(request), url: adapter.getRequestUrl(request), hostname: adapter.getRequestHostname(request) }
+    }
+
+    @nest.Get('reply')
+    reply (@nest.Res() reply: FastifyReply) {
+      const adapter = this.adapterHost.httpAdapter
+      adapter.setHeader(reply, 'x-adapter', 'yes')
+      adapter.status(reply, 418)
+      adapter.reply(reply, { replied: true })
+    }
+
+    @nest.Get('status')
+    status (@nest.Res() reply: FastifyReply) { this.adapterHost.httpAdapter.reply(reply, 'created', 201) }
+  }
+  @nest.Module({ controllers: [AdapterController] })
+  class AdapterModule {}
+  const app = await build(t, AdapterModule)
+  assert.equal(host?.httpAdapter.getInstance(), app)
+  assert.equal(host?.httpAdapter.getHttpServer(), app.server)
+  assert.equal(app.container.get(core.HttpAdapterHost), host)
+  assert.deepEqual((await app.inject('/adapter/info?x=1')).json(), { type: 'fastify', method: 'GET', url: '/adapter/info?x=1', hostname: 'localhost' })
+  const replied = await app.inject('/adapter/reply')
+  assert.equal(replied.statusCode, 418)
+  assert.equal(replied.headers['x-adapter'], 'yes')
+  assert.deepEqual(replied.json(), { replied: true })
+  const status = await app.inject('/adapter/status')
+  assert.equal(status.statusCode, 201)
+  assert.equal(status.body, 'created')
+})
+
+test('a class that is only named like a @nestjs/core class is a provider as any other', async (t) => {
+  @nest.Injectable()
+  class HttpAdapterHost { readonly own = true }
+  @nest.Injectable()
+  class Consumer { constructor (@nest.Inject(HttpAdapterHost) readonly host: HttpAdapterHost) {} }
+  @nest.Module({ providers: [HttpAdapterHost, Consumer] })
+  class OwnModule {}
+  const app = await build(t, OwnModule)
+  assert.equal(app.container.get(Consumer).host.own, true)
+})
+
+test('Test.createTestingModule(): NestJS classes compile, and the application\'s HttpAdapterHost is its own', async (t) => {
+  const { Test } = await import('../../plugin/testing.js')
+  @nest.Controller('host')
+  class HostController {
+    constructor (@nest.Inject(core.HttpAdapterHost) private readonly adapterHost: core.HttpAdapterHost) {}
+    @nest.Get() type () { return this.adapterHost.httpAdapter.getType() }
+  }
+  @nest.Module({ controllers: [HostController] })
+  class HostModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [HostModule] }).compile()
+  const app = moduleRef.createNestApplication()
+  await app.init()
+  t.after(() => app.close())
+  const fastify = app.getHttpAdapter().getInstance()
+  assert.equal((await fastify.inject('/host')).body, 'fastify')
+  assert.equal(fastify.container.get(core.HttpAdapterHost).httpAdapter.getInstance(), fastify)
+})
