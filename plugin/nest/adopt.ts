@@ -6,6 +6,7 @@ import { enhancersOf } from '../enhancers.js'
 import { kFilters, kGuards, kInterceptors, kPipes } from '../symbols.js'
 import { constructorOwner, injectTokens } from '../injectable.js'
 import { internalOptions } from '../internal-options.js'
+import { tokenName } from '../describe.js'
 import { isBare, isNestModule, readController, readInjectable, readModule } from './reader.js'
 import { mayBeCoreToken } from './tokens.js'
 
@@ -17,16 +18,16 @@ const enhancerKeys = [kGuards, kPipes, kInterceptors, kFilters]
  * Classes decorated with the plugin's decorators are walked too: they may use NestJS's
  * guards, pipes or parameter decorators, or be imported by a NestJS module.
  */
-export function adoptNestMetadata (options: DecoratorPluginOptions): Set<Function> {
+export function adoptNestMetadata (options: DecoratorPluginOptions): Map<Function, string> {
   const seen = new Set<unknown>()
-  // Tokens that may be @nestjs/core's classes, for the caller to tell.
-  const candidates = new Set<Function>()
-  const consider = (token: unknown): void => { if (mayBeCoreToken(token)) candidates.add(token) }
+  // Tokens that may be @nestjs/core's classes, with a class that injects each, for the caller to tell.
+  const candidates = new Map<Function, string>()
+  const consider = (consumer: string) => (token: unknown): void => { if (mayBeCoreToken(token) && !candidates.has(token)) candidates.set(token, consumer) }
   const read = (cls: Function): void => {
     readInjectable(cls)
     const types: unknown[] = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls)) ?? []
-    types.forEach(consider)
-    injectTokens(cls).forEach(consider)
+    types.forEach(consider(cls.name))
+    injectTokens(cls).forEach(consider(cls.name))
   }
 
   const visitModule = (entry: unknown, bare = false): void => {
@@ -47,8 +48,9 @@ export function adoptNestMetadata (options: DecoratorPluginOptions): Set<Functio
     const provider = (typeof entry === 'object' && entry !== null ? entry : {}) as { useClass?: unknown, useExisting?: unknown, inject?: unknown }
     const cls = typeof entry === 'function' ? entry : provider.useClass
     if (typeof cls === 'function') read(cls)
-    consider(provider.useExisting)
-    if (Array.isArray(provider.inject)) provider.inject.forEach((dependency) => consider(typeof dependency === 'object' && dependency !== null ? dependency.token : dependency))
+    const name = `the provider of ${tokenName((provider as { provide?: unknown }).provide)}`
+    consider(name)(provider.useExisting)
+    if (Array.isArray(provider.inject)) provider.inject.forEach((dependency) => consider(name)(typeof dependency === 'object' && dependency !== null ? dependency.token : dependency))
   }
 
   // A guard, pipe, interceptor or filter: a class built through DI, or an instance.

@@ -3,19 +3,26 @@ import type { TokenAliases } from '../container.js'
 import type { InjectionToken, Type } from '../../types/index.js'
 import { Reflector } from '../reflector.js'
 import { REQUEST } from '../tokens.js'
+import { ERR_NEST_UNSUPPORTED } from '../errors.js'
 import { FastifyAdapterHost } from './http-adapter.js'
 
 // The classes of @nestjs/core that NestJS code injects by type; told apart by identity once
-// @nestjs/core is loaded, and loaded only when a token of that name is in the application.
-const coreClasses = new Set(['Reflector', 'HttpAdapterHost'])
+// @nestjs/core is loaded, and loaded only when a token of one of these names is in the application.
+const supported = ['Reflector', 'HttpAdapterHost']
+// Those the plugin has no stand-in for: injecting one fails with a message that says so.
+const unsupported = ['ModuleRef', 'LazyModuleLoader', 'DiscoveryService', 'MetadataScanner', 'ModulesContainer', 'ApplicationConfig']
+const coreClasses = new Set([...supported, ...unsupported])
 
-/** Whether `token` may be one of @nestjs/core's classes the plugin stands in for. */
+/** Whether `token` may be one of @nestjs/core's classes. */
 export function mayBeCoreToken (token: unknown): token is Function {
   return typeof token === 'function' && coreClasses.has(token.name) && token !== Reflector
 }
 
-/** NestJS's tokens as the plugin's: its strings, and @nestjs/core's classes among `candidates`. */
-export async function nestTokens (candidates: Set<Function>, app: FastifyInstance): Promise<TokenAliases> {
+/**
+ * NestJS's tokens as the plugin's: its strings, and @nestjs/core's classes among `candidates`
+ * (each with the name of a class that injects it).
+ */
+export async function nestTokens (candidates: Map<Function, string>, app: FastifyInstance): Promise<TokenAliases> {
   const aliases: TokenAliases = new Map<InjectionToken, InjectionToken | { useValue: unknown }>([['REQUEST', REQUEST], ['Reflector', Reflector]])
   if (candidates.size === 0) return aliases
   let core: Record<string, unknown>
@@ -29,5 +36,11 @@ export async function nestTokens (candidates: Set<Function>, app: FastifyInstanc
   const adapterHost = core.HttpAdapterHost as Type
   if (candidates.has(reflector)) aliases.set(reflector, Reflector)
   if (candidates.has(adapterHost)) aliases.set(adapterHost, { useValue: new FastifyAdapterHost(app) })
+  for (const name of unsupported) {
+    const consumer = candidates.get(core[name] as Function)
+    if (consumer !== undefined) {
+      throw new ERR_NEST_UNSUPPORTED(`${consumer} injects ${name} of @nestjs/core, which the plugin does not provide${name === 'ModuleRef' ? ' yet' : ''}. Inject the providers it would look up directly; @nestjs/core's Reflector and HttpAdapterHost are provided.`)
+    }
+  }
   return aliases
 }

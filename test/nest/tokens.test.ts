@@ -111,3 +111,17 @@ test('Test.createTestingModule(): NestJS classes compile, and the application\'s
   assert.equal((await fastify.inject('/host')).body, 'fastify')
   assert.equal(fastify.container.get(core.HttpAdapterHost).httpAdapter.getInstance(), fastify)
 })
+
+test('injecting a class of @nestjs/core the plugin does not provide fails registration, naming the class', async () => {
+  const { registrationError } = await import('../helpers/registration.js')
+  @nest.Injectable()
+  class Lookup { constructor (@nest.Inject(core.ModuleRef) readonly moduleRef: core.ModuleRef) {} }
+  @nest.Module({ providers: [Lookup] })
+  class LookupModule {}
+  const error = await registrationError({ module: LookupModule })
+  assert.equal(error.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(error.message, /^Lookup injects ModuleRef of @nestjs\/core, which the plugin does not provide yet\./)
+  @nest.Module({ providers: [{ provide: 'SCANNER', useFactory: (scanner: unknown) => scanner, inject: [core.MetadataScanner] }] })
+  class ScannerModule {}
+  assert.match((await registrationError({ module: ScannerModule })).message, /^the provider of "SCANNER" injects MetadataScanner of @nestjs\/core/)
+})
