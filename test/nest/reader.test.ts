@@ -389,3 +389,41 @@ test('a NestJS module\'s configure(consumer) applies a @nestjs/common middleware
   assert.equal((await app.inject('/stamped')).headers['x-stamp'], 'nest')
   assert.equal((await app.inject({ method: 'POST', url: '/stamped' })).headers['x-stamp'], undefined)
 })
+
+test('inherited NestJS routes: two controllers extending one base serve its handlers under their own paths', async (t) => {
+  abstract class CrudController {
+    protected abstract readonly kind: string
+    @nest.Get(':id') one (@nest.Param('id', nest.ParseIntPipe) id: number) { return { kind: this.kind, id } }
+    @nest.Post() @nest.HttpCode(202) create (@nest.Body('name') name: string) { return { kind: this.kind, name } }
+  }
+  @nest.Controller('dogs')
+  class DogsController extends CrudController { protected readonly kind = 'dog' }
+  @nest.Controller('birds')
+  class BirdsController extends CrudController {
+    protected readonly kind = 'bird'
+    @nest.Get('all/list') list () { return ['tweety'] }
+  }
+  @nest.Module({ controllers: [DogsController, BirdsController] })
+  class AnimalsModule {}
+  const app = await build(t, AnimalsModule)
+  assert.deepEqual((await app.inject('/dogs/1')).json(), { kind: 'dog', id: 1 })
+  assert.deepEqual((await app.inject('/birds/2')).json(), { kind: 'bird', id: 2 })
+  assert.equal((await app.inject('/birds/x')).statusCode, 400)
+  const created = await app.inject({ method: 'POST', url: '/birds', payload: { name: 'polly' } })
+  assert.equal(created.statusCode, 202)
+  assert.deepEqual(created.json(), { kind: 'bird', name: 'polly' })
+  assert.deepEqual((await app.inject('/birds/all/list')).json(), ['tweety'])
+  assert.equal((await app.inject('/dogs/all/list')).statusCode, 404)
+})
+
+test('every NestJS singleton is built at start, injected or not; a transient nothing injects is never built', async (t) => {
+  const built: string[] = []
+  @nest.Injectable()
+  class SelfRegistering { constructor () { built.push('singleton') } }
+  @nest.Injectable({ scope: nest.Scope.TRANSIENT })
+  class NeedsMissingDriver { constructor () { throw new Error('driver not installed') } }
+  @nest.Module({ providers: [SelfRegistering, NeedsMissingDriver], exports: [NeedsMissingDriver] })
+  class DriversModule {}
+  await build(t, DriversModule)
+  assert.deepEqual(built, ['singleton'])
+})
