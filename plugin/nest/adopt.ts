@@ -1,4 +1,4 @@
-import type { DecoratorPluginOptions } from '../../types/index.js'
+import type { DecoratorPluginOptions, ModuleMetadata } from '../../types/index.js'
 import { moduleMetadata } from '../module.js'
 import { routeDefinitions } from '../controller.js'
 import { paramDefinitions } from '../params.js'
@@ -31,14 +31,22 @@ export function adoptNestMetadata (options: DecoratorPluginOptions): Map<Functio
   }
 
   const visitModule = (entry: unknown, bare = false): void => {
+    // A dynamic module object: its class, and the lists it adds.
+    if (typeof entry === 'object' && entry !== null && typeof (entry as { module?: unknown }).module === 'function') {
+      const dynamic = entry as ModuleMetadata & { module: Function }
+      visitModule(dynamic.module, isBare(dynamic.module))
+      return visitLists(dynamic, true)
+    }
     if (typeof entry !== 'function' || seen.has(entry)) return
     seen.add(entry)
     readModule(entry, bare)
     read(entry)
     const metadata = moduleMetadata(entry)
-    if (metadata === undefined) return
+    if (metadata !== undefined) visitLists(metadata, isNestModule(entry))
+  }
+
+  const visitLists = (metadata: ModuleMetadata, nest: boolean): void => {
     // NestJS's @Module({}) writes nothing: a bare class a NestJS module imports is such a module.
-    const nest = isNestModule(entry)
     for (const imported of metadata.imports ?? []) visitModule(imported, nest && typeof imported === 'function' && isBare(imported))
     for (const provider of metadata.providers ?? []) visitProvider(provider)
     for (const controller of metadata.controllers ?? []) visitController(controller)

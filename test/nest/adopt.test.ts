@@ -1,0 +1,48 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import * as nest from '@nestjs/common'
+import * as core from '@nestjs/core'
+import { adoptNestMetadata } from '../../plugin/nest/adopt.js'
+import { injectTokens, injectableOptions } from '../../plugin/injectable.js'
+import { isModule, moduleMetadata } from '../../plugin/module.js'
+import { controllerDefinition } from '../../plugin/controller.js'
+import { catchTypes } from '../../plugin/enhancers.js'
+import { kInternal } from '../../plugin/internal-options.js'
+
+// The walk that reads NestJS metadata, on its own: what it reaches, and the @nestjs/core
+// classes it reports for the caller to tell.
+
+test('the walk reaches the lists of a dynamic module object, and what the testing entry puts in place of a module', () => {
+  @nest.Injectable({ scope: nest.Scope.TRANSIENT })
+  class FromDynamic { constructor (@nest.Inject('OPTIONS') readonly options: unknown) {} }
+  @nest.Controller('dynamic')
+  class DynamicController {}
+  class BareDynamicModule {}
+  @nest.Injectable()
+  class FromReplacement {}
+  @nest.Module({ providers: [FromReplacement] })
+  class Replacement {}
+  @nest.Module({ imports: [{ module: BareDynamicModule, providers: [FromDynamic], controllers: [DynamicController] }] as any })
+  class Root {}
+  adoptNestMetadata({ module: Root, [kInternal]: { replaceModules: new Map([[BareDynamicModule, Replacement]]) } } as any)
+  assert.equal(injectTokens(FromDynamic).get(0), 'OPTIONS')
+  assert.deepEqual(injectableOptions(FromDynamic), { scope: 'TRANSIENT' })
+  assert.equal(controllerDefinition(DynamicController)?.path, 'dynamic')
+  assert.ok(isModule(BareDynamicModule))
+  assert.deepEqual(moduleMetadata(BareDynamicModule), {})
+  assert.deepEqual(injectableOptions(FromReplacement), {})
+})
+
+test('the walk reads global enhancers, overrides and filters given as instances, and names each @nestjs/core candidate\'s consumer', () => {
+  @nest.Catch(nest.NotFoundException)
+  class NotFoundFilter { catch () {} }
+  @nest.Injectable()
+  class GlobalGuard { constructor (@nest.Inject(core.Reflector) readonly reflector: unknown) {} canActivate () { return true } }
+  @nest.Injectable()
+  class Replacement { constructor (@nest.Inject(core.HttpAdapterHost) readonly host: unknown) {} }
+  @nest.Module({})
+  class Root {}
+  const candidates = adoptNestMetadata({ module: Root, globalGuards: [GlobalGuard], globalFilters: [new NotFoundFilter()], overrides: [{ provide: 'X', useClass: Replacement }] } as any)
+  assert.deepEqual(catchTypes(new NotFoundFilter()), [nest.NotFoundException])
+  assert.deepEqual([...candidates], [[core.Reflector, 'GlobalGuard'], [core.HttpAdapterHost, 'Replacement']])
+})
