@@ -79,7 +79,7 @@ export const paramTypes: Record<number, { kind: ParamKind } | { unsupported: str
   7: { unsupported: '@Session()', fix: 'read the session with @Req() (request.session, from @fastify/session or @fastify/secure-session)' },
   8: { unsupported: '@UploadedFile()', fix: 'use @UploadedFile() of fastify-decorator-plugin, which reads @fastify/multipart' },
   9: { unsupported: '@UploadedFiles()', fix: 'use @UploadedFiles() of fastify-decorator-plugin, which reads @fastify/multipart' },
-  10: { unsupported: '@HostParam()', fix: 'read request.hostname with @Req()' },
+  10: { kind: 'host' },
   11: { kind: 'ip' },
   12: { kind: 'rawBody' },
   13: { unsupported: '@Ack()', fix: 'it belongs to WebSocket gateways, which the plugin does not run' },

@@ -9,6 +9,7 @@ import {
 import { ERR_NEST_UNSUPPORTED } from '../errors.js'
 import { describe } from '../describe.js'
 import { VERSION_NEUTRAL } from '../tokens.js'
+import { hostConstraint } from '../host.js'
 import { isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods, scopes } from './keys.js'
 
 // Translates what @nestjs/common's decorators wrote on a class into the plugin's own metadata,
@@ -49,6 +50,12 @@ function scopeName (value: unknown, where: string): 'DEFAULT' | 'TRANSIENT' | 'R
   const scope = scopes[value as number]
   if (scope === undefined) throw new ERR_NEST_UNSUPPORTED(`${where} has the scope ${describe(value)}, which is not one of NestJS's Scope.DEFAULT, Scope.REQUEST, Scope.TRANSIENT.`)
   return scope
+}
+
+// NestJS's host patterns (':tenant.example.com') as the plugin's @Controller() makes them.
+function hosts (value: unknown, owner: string): unknown {
+  if (value === undefined) return undefined
+  return Array.isArray(value) ? value.map((host) => hostConstraint(host, owner)) : hostConstraint(value, owner)
 }
 
 function version (value: unknown): unknown {
@@ -145,7 +152,7 @@ export function readController (cls: Function): void {
     const options = inherited(nestKeys.scope, cls) as { scope?: number } | undefined
     writes.push([kController, {
       path: paths[0] ?? '',
-      host: inherited(nestKeys.host, cls),
+      host: hosts(inherited(nestKeys.host, cls), `@Controller() on ${cls.name}`),
       version: version(inherited(nestKeys.version, cls)),
       // As NestJS, a transient controller is built once: its routes are its only consumer.
       scope: scopeName(options?.scope, cls.name) === 'REQUEST' ? 'REQUEST' : 'DEFAULT'

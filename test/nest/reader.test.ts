@@ -427,3 +427,15 @@ test('every NestJS singleton is built at start, injected or not; a transient not
   await build(t, DriversModule)
   assert.deepEqual(built, ['singleton'])
 })
+
+test('NestJS\'s @Controller({ host }) pattern and @HostParam() read the request\'s host', async (t) => {
+  @nest.Controller({ path: 'tenant', host: ':account.example.com' })
+  class TenantController {
+    @nest.Get() who (@nest.HostParam('account') account: string, @nest.HostParam() all: Record<string, string>) { return { account, all } }
+  }
+  @nest.Module({ controllers: [TenantController] })
+  class TenantModule {}
+  const app = await build(t, TenantModule)
+  assert.deepEqual((await app.inject({ url: '/tenant', headers: { host: 'acme.example.com' } })).json(), { account: 'acme', all: { account: 'acme' } })
+  assert.equal((await app.inject({ url: '/tenant', headers: { host: 'example.org' } })).statusCode, 404)
+})
