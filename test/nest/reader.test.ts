@@ -439,3 +439,15 @@ test('NestJS\'s @Controller({ host }) pattern and @HostParam() read the request\
   assert.deepEqual((await app.inject({ url: '/tenant', headers: { host: 'acme.example.com' } })).json(), { account: 'acme', all: { account: 'acme' } })
   assert.equal((await app.inject({ url: '/tenant', headers: { host: 'example.org' } })).statusCode, 404)
 })
+
+test('a NestJS handler with several paths, on a controller with no path, serves each of them', async (t) => {
+  @nest.Controller()
+  class RootController {
+    @nest.Get(['first', 'second/:id']) both (@nest.Param('id') id?: string) { return { id: id ?? null } }
+  }
+  @nest.Module({ controllers: [RootController] })
+  class RootModule {}
+  const app = await build(t, RootModule)
+  assert.deepEqual((await app.inject('/first')).json(), { id: null })
+  assert.deepEqual((await app.inject('/second/7')).json(), { id: '7' })
+})
