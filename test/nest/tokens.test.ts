@@ -66,6 +66,14 @@ test('@nestjs/core\'s HttpAdapterHost gives an adapter over the Fastify app', as
 
     @nest.Get('status')
     status (@nest.Res() reply: FastifyReply) { this.adapterHost.httpAdapter.reply(reply, 'created', 201) }
+
+    @nest.Get('redirect')
+    redirect (@nest.Res() reply: FastifyReply) {
+      const adapter = this.adapterHost.httpAdapter as any
+      adapter.setHeader(reply, 'x-before', String(adapter.isHeadersSent(reply)))
+      adapter.setHeader(reply, 'x-read', String(adapter.getHeader(reply, 'x-before')))
+      adapter.redirect(reply, 307, '/adapter/info')
+    }
   }
   @nest.Module({ controllers: [AdapterController] })
   class AdapterModule {}
@@ -78,6 +86,10 @@ test('@nestjs/core\'s HttpAdapterHost gives an adapter over the Fastify app', as
   assert.equal(replied.statusCode, 418)
   assert.equal(replied.headers['x-adapter'], 'yes')
   assert.deepEqual(replied.json(), { replied: true })
+  const redirected = await app.inject('/adapter/redirect')
+  assert.equal(redirected.statusCode, 307)
+  assert.equal(redirected.headers.location, '/adapter/info')
+  assert.equal(redirected.headers['x-read'], 'false')
   const status = await app.inject('/adapter/status')
   assert.equal(status.statusCode, 201)
   assert.equal(status.body, 'created')
