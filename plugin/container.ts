@@ -1,27 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Container as PublicContainer, InjectionToken, Provider, Type } from '../types/index.js'
 import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token, normalizeProvider } from './scanner.js'
-import { constructorOwner, injectTokens, optionalParams } from './injectable.js'
+import { type Binding, type BindingKind, type Box, type Builtin, type Dependency, bindingName, dependencyPlace } from './binding.js'
+import { declaredDependencies } from './dependencies.js'
+import { checkDependencies } from './cycles.js'
+import { ModuleReference, type ModuleRefHost } from './module-reference.js'
 import { Reflector } from './reflector.js'
-import { FASTIFY, REQUEST } from './tokens.js'
+import { ContextIdFactory, contextHolder, requestOf } from './context-id.js'
+import { FASTIFY, INQUIRER, REQUEST } from './tokens.js'
 import { kApplication, kBuiltinToken, kRequestScope } from './symbols.js'
 import {
-  ERR_CIRCULAR_DEPENDENCY, ERR_MISSING_METADATA, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY,
-  ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED
+  ERR_INVALID_PROVIDER, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY, ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED
 } from './errors.js'
-import { tokenName } from './describe.js'
+import { describe, tokenName } from './describe.js'
 import { enhancerClasses, type ControllerScan } from './controller-scan.js'
 import { andThen, isThenable, promised, whenAll } from './thenable.js'
 
-type Builtin = 'request' | 'fastify' | 'reflector'
-
-interface Dependency {
-  index: number
-  token: Token
-  optional: boolean
-  binding?: Binding
-  builtin?: Builtin
-}
+export type { Binding, BindingKind, Box } from './binding.js'
+export { bindingName } from './binding.js'
 
 /**
  * Tokens that stand for others (NestJS's 'REQUEST' for REQUEST), or for a value the
@@ -36,37 +32,23 @@ export interface ForeignMetadata {
   readClass: (cls: Function) => void
 }
 
-export type BindingKind = 'provider' | 'controller' | 'enhancer' | 'module'
-
-/** A provider, controller, enhancer or module class as declared in one module. */
-export interface Binding {
-  token: Token
-  definition: ProviderDefinition
-  module: ModuleNode
-  kind: BindingKind
-  deps: Dependency[]
-  /** Built once per request: declared REQUEST-scoped, or depends on something that is. */
-  perRequest: boolean
-  transient: boolean
-  instance: unknown
-  pending?: Promise<Box>
-}
-
 /** The Fastify context a binding's FASTIFY dependency gets: registration owns them. */
 export type ContextOf = (binding: Binding) => FastifyInstance | undefined
 
-const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify']])
+const builtins = new Map<Token, Builtin>([[REQUEST, 'request'], [FASTIFY, 'fastify'], [INQUIRER, 'inquirer']])
 
-// A built-in token: REQUEST or FASTIFY, or a class marked as one (Reflector, of either build of the package).
+// A built-in token: REQUEST, FASTIFY or INQUIRER, or a class marked as one (Reflector, ModuleRef, of either build of the package).
 function builtinOf (token: Token): Builtin | undefined {
   if (typeof token !== 'function') return builtins.get(token)
   return Object.hasOwn(token, kBuiltinToken) ? (token as unknown as Record<symbol, Builtin>)[kBuiltinToken] : undefined
 }
-const erased = new Set<unknown>([undefined, Object, Function])
 
-export interface Box { value: unknown }
-
-type RequestWithScope = FastifyRequest & { [kRequestScope]?: Map<Binding, Box | Promise<Box>> }
+/**
+ * What request-scoped instances are kept on: a request, or a context of no request (a ContextId
+ * of ContextIdFactory.create()).
+ */
+type ScopeHolder = object & { [kRequestScope]?: Map<Binding, Box | Promise<Box>> }
+type RequestWithScope = FastifyRequest & ScopeHolder
 
 export class Container {
   readonly graph: ModuleGraph
@@ -191,9 +173,12 @@ export class Container {
       module,
       kind,
       deps: [],
+      params: 0,
       perRequest: false,
       transient: definition.scope === 'TRANSIENT',
-      instance: undefined
+      instance: undefined,
+      built: false,
+      building: false
     }
     this.#all.push(binding)
     return binding
@@ -233,46 +218,22 @@ export class Container {
   }
 
   #link (binding: Binding): void {
-    binding.deps = this.#dependencies(binding).map((dep) => {
+    const { deps, params } = declaredDependencies(binding.definition, binding.module.name)
+    binding.params = params
+    binding.deps = deps.map((dep) => {
       const found = this.#lookup(binding.module, dep.token)
       if (found === undefined) {
         if (dep.optional) return dep
         throw this.#unknownDependency(binding, dep)
       }
+      if (found === 'inquirer' && !binding.transient) {
+        const what = dep.property === undefined ? `the constructor parameter at index [${dep.index}]` : `the property ${JSON.stringify(String(dep.property))}`
+        const cls = binding.definition.useClass?.name ?? bindingName(binding)
+        throw new ERR_INVALID_PROVIDER(`${bindingName(binding)} in module ${binding.module.name} injects INQUIRER (${what}), but is not transient: ` +
+          `only a transient provider is built for one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) to ${cls}.`)
+      }
       return typeof found === 'string' ? { ...dep, builtin: found } : { ...dep, binding: found }
     })
-  }
-
-  #dependencies (binding: Binding): Dependency[] {
-    const { definition } = binding
-    if (definition.useExisting !== undefined) return [{ index: 0, token: definition.useExisting, optional: false }]
-    if (definition.useFactory) {
-      return (definition.inject ?? []).map((entry, index) => {
-        const token = typeof entry === 'object' && entry !== null && 'token' in entry ? entry.token : entry as Token
-        const optional = typeof entry === 'object' && entry !== null && 'token' in entry && entry.optional === true
-        return { index, token, optional }
-      })
-    }
-    if (!definition.useClass) return []
-    const cls = definition.useClass
-    const types: unknown[] | undefined = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls))
-    const tokens = injectTokens(cls)
-    const optional = optionalParams(cls)
-    const count = Math.max(types?.length ?? 0, constructorOwner(cls).length, ...[...tokens.keys()].map((i) => i + 1))
-    const deps: Dependency[] = []
-    for (let index = 0; index < count; index++) {
-      const token = tokens.get(index) ?? types?.[index]
-      // An optional parameter typed by an interface (NestJS's pipes take their options so) gets undefined.
-      if (optional.has(index) && types !== undefined && !tokens.has(index) && erased.has(token)) {
-        deps.push({ index, token: token as Token, optional: true })
-        continue
-      }
-      if (erased.has(token) || !['function', 'string', 'symbol'].includes(typeof token)) {
-        throw new ERR_MISSING_METADATA(missingMetadata(binding, index, types !== undefined, token))
-      }
-      deps.push({ index, token: token as Token, optional: optional.has(index) })
-    }
-    return deps
   }
 
   #unknownDependency (binding: Binding, dep: Dependency): Error {
@@ -284,10 +245,10 @@ export class Container {
         ? `${provider.name} exports it: add ${provider.name} to ${where}'s imports.`
         : `${provider.name} provides it but does not export it: add it to ${provider.name}'s exports and import ${provider.name} into ${where}.`
     }
-    return new ERR_UNKNOWN_DEPENDENCY(`Cannot resolve ${tokenName(dep.token)} at index [${dep.index}] of ${bindingName(binding)} in module ${where}. ${fix}`)
+    return new ERR_UNKNOWN_DEPENDENCY(`Cannot resolve ${tokenName(dep.token)} ${dependencyPlace(dep)} of ${bindingName(binding)} in module ${where}. ${fix}`)
   }
 
-  /** Checks the whole graph once every binding is known: overrides, cycles, scopes. */
+  /** Checks the whole graph once every binding is known: overrides, cycles, scopes (again after late bindings). */
   finalize (): void {
     for (const token of this.#overrides.keys()) {
       if (!this.#usedOverrides.has(token)) {
@@ -298,28 +259,7 @@ export class Container {
         throw new ERR_UNKNOWN_OVERRIDE(`overrides: no module declares ${tokenName(token)}, and no guard, pipe, interceptor or filter uses it; nothing would be replaced. ${why}`)
       }
     }
-    const state = new Map<Binding, 'visiting' | 'done'>()
-    const path: Binding[] = []
-    const visit = (binding: Binding): void => {
-      const seen = state.get(binding)
-      if (seen === 'done') return
-      if (seen === 'visiting') {
-        const members = path.slice(path.indexOf(binding)).concat(binding)
-        const modules = new Set(members.map((member) => member.module))
-        const cycle = modules.size === 1
-          ? `${members.map(bindingName).join(' -> ')} in module ${binding.module.name}`
-          : members.map((member) => `${bindingName(member)} (${member.module.name})`).join(' -> ')
-        throw new ERR_CIRCULAR_DEPENDENCY(`Circular dependency: ${cycle}. Break the cycle, for example by moving what both need into a third provider.`)
-      }
-      state.set(binding, 'visiting')
-      path.push(binding)
-      for (const dep of binding.deps) if (dep.binding) visit(dep.binding)
-      path.pop()
-      state.set(binding, 'done')
-      binding.perRequest = binding.definition.scope === 'REQUEST' ||
-        binding.deps.some((dep) => dep.builtin === 'request' || dep.binding?.perRequest === true)
-    }
-    for (const binding of this.#all) visit(binding)
+    checkDependencies(this.#all)
     this.#finalized = true
   }
 
@@ -343,12 +283,29 @@ export class Container {
 
   // Values travel boxed so a thenable instance (a Fastify instance is one) is never adopted by a promise.
   #static (binding: Binding): Promise<Box> {
-    if (binding.transient) return promised(() => this.#construct(binding, undefined))
-    binding.pending ??= promised(() => this.#seeded(binding) ?? this.#construct(binding, undefined)).then((box) => {
-      binding.instance = box.value
-      return box
-    })
+    if (binding.transient) return promised(() => this.#construct(binding, undefined, undefined))
+    if (binding.pending !== undefined) return binding.pending
+    // Gathering its dependencies came back to it: a forwardRef() cycle that finalize() allowed.
+    if (binding.building) return Promise.resolve({ value: this.#early(binding) })
+    binding.building = true
+    try {
+      binding.pending = promised(() => this.#seeded(binding) ?? this.#construct(binding, undefined, undefined)).then((box) => {
+        binding.instance = box.value
+        binding.built = true
+        return box
+      })
+    } finally {
+      binding.building = false
+    }
     return binding.pending
+  }
+
+  // The object consumers in a cycle get before the binding is built; its instance is copied onto it.
+  #early (binding: Binding): object {
+    const { definition } = binding
+    if (definition.useExisting !== undefined) return this.#early(binding.deps[0].binding!)
+    binding.early ??= Object.create(definition.useClass!.prototype) as object
+    return binding.early
   }
 
   // What an earlier build of the same graph made (testing), recorded as if built here.
@@ -363,21 +320,28 @@ export class Container {
   }
 
   // Sync when every dependency and the factory are, so a request-scoped build costs no promise.
-  #construct (binding: Binding, request: RequestWithScope | undefined): Box | Promise<Box> {
-    const boxes = binding.deps.map((dep) => this.#value(dep, binding, request))
+  // `inquirer`: the binding a transient is built for.
+  #construct (binding: Binding, request: ScopeHolder | undefined, inquirer: Binding | undefined): Box | Promise<Box> {
+    const boxes = binding.deps.map((dep) => this.#value(dep, binding, request, inquirer))
     return andThen(whenAll(boxes), (ready) => this.#build(binding, ready, request))
   }
 
-  #build (binding: Binding, boxes: Box[], request: RequestWithScope | undefined): Box | Promise<Box> {
+  #build (binding: Binding, boxes: Box[], request: ScopeHolder | undefined): Box | Promise<Box> {
     const { definition } = binding
     if (definition.useExisting !== undefined) return boxes[0]
-    const args = boxes.map((box) => box.value)
+    const args = binding.params === boxes.length ? boxes.map((box) => box.value) : boxes.slice(0, binding.params).map((box) => box.value)
     let instance: unknown
     try {
       if (definition.useFactory) instance = definition.useFactory(...args)
       else if (definition.useClass) {
         const Class = definition.useClass
         instance = new Class(...args)
+        if (binding.early !== undefined) instance = Object.assign(binding.early, instance)
+        // Properties are set once constructed; a missing optional one keeps its initial value.
+        for (let i = binding.params; i < boxes.length; i++) {
+          const value = boxes[i].value
+          if (value !== undefined && value !== null) (instance as Record<string | symbol, unknown>)[binding.deps[i].property!] = value
+        }
       } else instance = definition.useValue
     } catch (error) {
       throw this.#failed(binding, request, error)
@@ -388,41 +352,55 @@ export class Container {
     return this.#made(binding, instance, request)
   }
 
-  #made (binding: Binding, instance: unknown, request: RequestWithScope | undefined): Box {
+  #made (binding: Binding, instance: unknown, request: ScopeHolder | undefined): Box {
     if (request === undefined) this.#created?.push({ binding, instance })
     return { value: instance }
   }
 
   // At start, name what failed; at request time the error stays as thrown, for the filters.
-  #failed (binding: Binding, request: RequestWithScope | undefined, error: unknown): unknown {
+  #failed (binding: Binding, request: ScopeHolder | undefined, error: unknown): unknown {
     if (request !== undefined) return error
     return new ERR_PROVIDER_FAILED(`${bindingName(binding)} (${binding.kind} of ${binding.module.name}) could not be built: ${(error as Error)?.message ?? String(error)}. Fix its factory or constructor; the error it threw is the cause.`, { cause: error })
   }
 
-  #value (dep: Dependency, consumer: Binding, request: RequestWithScope | undefined): Box | Promise<Box> {
-    if (dep.builtin === 'request') return { value: request }
-    if (dep.builtin === 'fastify') return { value: this.#contextOf(consumer) }
-    if (dep.builtin === 'reflector') return { value: this.reflector }
-    if (!dep.binding) return { value: undefined }
-    return request === undefined ? this.#static(dep.binding) : this.#scoped(dep.binding, request)
+  #value (dep: Dependency, consumer: Binding, request: ScopeHolder | undefined, inquirer: Binding | undefined): Box | Promise<Box> {
+    const { binding, builtin } = dep
+    if (builtin !== undefined) {
+      if (builtin === 'request') return { value: requestOf(request) }
+      if (builtin === 'fastify') return { value: this.#contextOf(consumer) }
+      if (builtin === 'reflector') return { value: this.reflector }
+      if (builtin === 'moduleRef') return { value: this.moduleRef(consumer.module) }
+      return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+    }
+    if (binding === undefined) return { value: undefined }
+    // A transient is built for its consumer, with the request at hand (then it is not recorded as static).
+    if (binding.transient) return request === undefined ? promised(() => this.#construct(binding, undefined, consumer)) : this.#construct(binding, request, consumer)
+    return request === undefined ? this.#static(binding) : this.#scoped(binding, request)
   }
 
-  #scoped (binding: Binding, request: RequestWithScope): Box | Promise<Box> {
-    // A transient inside a request is built with the request at hand, so it is not recorded as static.
-    if (binding.transient) return this.#construct(binding, request)
-    if (!binding.perRequest) return { value: binding.instance }
+  // What INQUIRER injects for a consumer: an object of its class, as NestJS gives (read its constructor).
+  #inquirer (consumer: Binding): object | undefined {
+    const cls = consumer.definition.useClass
+    if (cls === undefined) return undefined
+    consumer.inquirer ??= consumer.early ?? Object.create(cls.prototype) as object
+    return consumer.inquirer
+  }
+
+  #scoped (binding: Binding, request: ScopeHolder, keepTransient = false): Box | Promise<Box> {
+    if (binding.transient && !keepTransient) return this.#construct(binding, request, undefined)
+    if (!binding.perRequest && !binding.transient) return { value: binding.instance }
     let cache = request[kRequestScope]
     if (cache === undefined) request[kRequestScope] = cache = new Map()
     let box = cache.get(binding)
     if (box === undefined) {
-      box = this.#construct(binding, request)
+      box = this.#construct(binding, request, undefined)
       cache.set(binding, box)
     }
     return box
   }
 
   /** An instance for one request: singletons as they are, request-scoped ones cached on the request. */
-  resolveIn (binding: Binding, request: RequestWithScope): unknown {
+  resolveIn (binding: Binding, request: ScopeHolder): unknown {
     if (!binding.perRequest && !binding.transient) return binding.instance
     return promised(() => this.#scoped(binding, request)).then((box) => box.value)
   }
@@ -432,18 +410,109 @@ export class Container {
     return this.#scoped(binding, request)
   }
 
+  /** The binding of an APP_* provider, by its token in its module. */
+  declared (module: ModuleNode, token: Token): Binding {
+    return this.#declared.get(module)!.get(token)!
+  }
+
+  // Any module's binding of `token`: those the root module sees first.
   #find (token: Token): Binding | undefined {
     const visible = this.#lookup(this.graph.root, token)
     if (visible instanceof Object) return visible
-    for (const bindings of [...this.#declared.values(), ...this.#adHoc.values()]) {
-      const found = bindings.get(token)
+    for (const module of this.graph.modules) {
+      const found = this.#own(module, token)
       if (found) return found
     }
     return undefined
   }
 
-  #isReflector (token: Token): boolean {
-    return builtinOf(this.#aliases.get(token) as Token ?? token) === 'reflector'
+  // A builtin, also under a token that stands for one (@nestjs/core's Reflector).
+  #builtin (token: Token): Builtin | undefined {
+    const alias = this.#aliases.get(token)
+    return builtinOf(alias !== undefined && typeof alias !== 'object' ? alias : token)
+  }
+
+  // What `module` itself declares: its providers, and the controllers, enhancers and class bound in it.
+  #own (module: ModuleNode, token: Token): Binding | undefined {
+    return this.#declared.get(module)?.get(token) ?? this.#adHoc.get(module)?.get(token)
+  }
+
+  readonly #moduleRefs = new Map<ModuleNode, ModuleReference>()
+
+  /** The ModuleRef `module`'s classes are given. */
+  moduleRef (module: ModuleNode): ModuleReference {
+    let ref = this.#moduleRefs.get(module)
+    if (!ref) this.#moduleRefs.set(module, ref = new ModuleReference(this.#moduleRefHost, module))
+    return ref
+  }
+
+  readonly #moduleRefHost: ModuleRefHost = {
+    get: (module, token, strict) => {
+      const builtin = this.#moduleBuiltin(module, token)
+      if (builtin !== undefined) return builtin.value
+      const call = `moduleRef.get(${tokenName(token)}${strict ? ', { strict: true }' : ''})`
+      const found = this.#moduleLookup(module, token, strict, call)
+      if (found.perRequest || found.transient) {
+        throw new ERR_SCOPED_PROVIDER(`${call}: ${bindingName(found)} is ${found.transient ? 'transient' : 'request-scoped'}; use await moduleRef.resolve(${tokenName(token)}) instead.`)
+      }
+      if (!found.built) {
+        throw new ERR_UNKNOWN_TOKEN(`${call}: ${bindingName(found)} is not built yet; call get() from onModuleInit() or later, or inject it.`)
+      }
+      return found.instance
+    },
+    resolve: async (module, token, contextId, strict) => {
+      const builtin = this.#moduleBuiltin(module, token)
+      if (builtin !== undefined) return builtin.value
+      const call = `moduleRef.resolve(${tokenName(token)}${strict ? ', contextId, { strict: true }' : ''})`
+      const found = this.#moduleLookup(module, token, strict, call)
+      if (!found.perRequest && !found.transient) return (await this.#static(found)).value
+      // With a context, a transient is built once for it too, as in NestJS.
+      const holder = contextHolder(contextId ?? ContextIdFactory.create())
+      return (await promised(() => this.#scoped(found, holder, contextId !== undefined))).value
+    },
+    create: async (module, type, contextId) => {
+      if (typeof type !== 'function' || type.prototype === undefined) {
+        throw new ERR_INVALID_PROVIDER(`moduleRef.create() takes a class, given ${describe(type)}.`)
+      }
+      // A binding of no module's: never found by get(), never given lifecycle hooks.
+      const binding: Binding = {
+        token: type,
+        definition: { token: type, useClass: type, scope: 'DEFAULT' },
+        module,
+        kind: 'provider',
+        deps: [],
+        params: 0,
+        perRequest: false,
+        transient: false,
+        instance: undefined,
+        built: false,
+        building: false
+      }
+      this.#link(binding)
+      return (await promised(() => this.#construct(binding, contextHolder(contextId ?? ContextIdFactory.create()), undefined))).value
+    }
+  }
+
+  // The Reflector, or the module's own ModuleRef, asked of a ModuleRef.
+  #moduleBuiltin (module: ModuleNode, token: Token): Box | undefined {
+    const builtin = this.#builtin(token)
+    if (builtin === 'reflector') return { value: this.reflector }
+    if (builtin === 'moduleRef') return { value: this.moduleRef(module) }
+    return undefined
+  }
+
+  // A ModuleRef's lookup; strict: only what `module` declares.
+  #moduleLookup (module: ModuleNode, token: Token, strict: boolean, call: string): Binding {
+    const found = strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
+    if (found) return found
+    const owner = strict ? this.graph.modules.find((other) => this.#own(other, token) !== undefined) : undefined
+    if (owner) throw new ERR_UNKNOWN_TOKEN(`${call}: ${module.name} does not declare it (${owner.name} does). Leave strict off to look in the whole application.`)
+    throw new ERR_UNKNOWN_TOKEN(`${call}: no module of the application provides this token.`)
+  }
+
+  #visible (module: ModuleNode, token: Token): Binding | undefined {
+    const found = this.#lookup(module, token)
+    return found instanceof Object ? found : this.#adHoc.get(module)?.get(token)
   }
 
   /** The object users reach as `app.container`; tokens carry no type at run time, hence the casts to T. */
@@ -457,7 +526,9 @@ export class Container {
   }
 
   #publicGet (token: Token): unknown {
-    if (this.#isReflector(token)) return this.reflector
+    const builtin = this.#builtin(token)
+    if (builtin === 'reflector') return this.reflector
+    if (builtin === 'moduleRef') return this.moduleRef(this.graph.root)
     const binding = this.#find(token)
     if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
     if (binding.perRequest || binding.transient) {
@@ -468,38 +539,12 @@ export class Container {
   }
 
   #publicResolve (token: Token, request: FastifyRequest | undefined): unknown {
-    if (this.#isReflector(token)) return this.reflector
+    const builtin = this.#builtin(token)
+    if (builtin === 'reflector') return this.reflector
+    if (builtin === 'moduleRef') return this.moduleRef(this.graph.root)
     const binding = this.#find(token)
     if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
-    // Without a request, a fresh request context stands in (one instance per call).
-    return this.resolveIn(binding, (request ?? {}) as RequestWithScope)
+    // Without a request, a context of its own stands in (one instance per call).
+    return this.resolveIn(binding, request ?? contextHolder(ContextIdFactory.create()))
   }
-}
-
-export function bindingName (binding: Binding): string {
-  const { definition } = binding
-  return definition.useClass && definition.useClass !== binding.token
-    ? `${tokenName(binding.token)} (useClass ${definition.useClass.name})`
-    : tokenName(binding.token)
-}
-
-function missingMetadata (binding: Binding, index: number, hasTypes: boolean, type: unknown): string {
-  const cls = binding.definition.useClass!
-  const name = `${cls.name} in module ${binding.module.name}`
-  // Compilers record parameter types only for decorated classes: an undecorated one is the cause whatever the compiler.
-  const owner = constructorOwner(cls)
-  if (!hasTypes && Reflect.getOwnMetadataKeys(owner).length === 0) {
-    const undecorated = owner === cls ? `${cls.name} has no decorator` : `${owner.name}, whose constructor it inherits, has no decorator`
-    return `${name} has a constructor parameter at index [${index}], but ${undecorated}, so no type was recorded for its parameters. ` +
-      `Add @Injectable() to ${owner.name}: with tsc or SWC and "emitDecoratorMetadata": true that records them; ` +
-      'under tsx or esbuild also name each token with @Inject(token).'
-  }
-  if (!hasTypes) {
-    return `${name} has a constructor parameter at index [${index}] with no @Inject() and no type metadata. ` +
-      'tsx and esbuild emit no decorator metadata; name the token: ' +
-      'constructor(@Inject(SomeService) private readonly some: SomeService), or compile with tsc and "emitDecoratorMetadata": true.'
-  }
-  return `${name}: the constructor parameter at index [${index}] has the type ${type === undefined ? 'undefined' : tokenName(type)} at run time ` +
-    '(an interface, a union, `import type`, or a class imported in a circular way). ' +
-    `Name the token with @Inject(token) on that parameter of ${binding.definition.useClass!.name}.`
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Type } from '../types/index.js'
 import type { Binding, Container } from './container.js'
+import { bindingName } from './binding.js'
 import type { ModuleNode } from './scanner.js'
 import type { EnhancerKinds, EnhancerLists } from './controller-scan.js'
 
@@ -22,6 +23,8 @@ export type EnhancerRefLists = { [K in keyof EnhancerKinds]: Array<EnhancerRef<E
 export class EnhancerRefs {
   readonly #container: Container
   readonly #pending: Array<EnhancerRef<unknown>> = []
+  readonly #checks = new Map<EnhancerRef<unknown>, (value: unknown) => void>()
+  readonly #afterFill: Array<() => void> = []
 
   constructor (container: Container) { this.#container = container }
 
@@ -43,13 +46,33 @@ export class EnhancerRefs {
     }
   }
 
+  /**
+   * Refs of providers bound already (APP_GUARD and the like): `check` fails on a built
+   * instance that is not the enhancer it should be.
+   */
+  ofBindings<T> (entries: Array<{ binding: Binding, check: (value: unknown) => void }>): Array<EnhancerRef<T>> {
+    return entries.map(({ binding, check }) => {
+      const ref: EnhancerRef<T> = { value: undefined, binding, name: bindingName(binding) }
+      this.#pending.push(ref)
+      this.#checks.set(ref, check)
+      return ref
+    })
+  }
+
   /** Fills static refs; transient ones get one instance per place of use. */
   async fill (): Promise<void> {
     for (const ref of this.#pending) {
       const binding = ref.binding!
       if (binding.perRequest) continue
       ref.value = binding.transient ? await this.#container.resolveIn(binding, {} as FastifyRequest) : binding.instance
+      this.#checks.get(ref)?.(ref.value)
     }
+    for (const then of this.#afterFill) then()
+  }
+
+  /** Runs `then` once every static ref has its instance (what needs an instance made by a factory). */
+  afterFill (then: () => void): void {
+    this.#afterFill.push(then)
   }
 
   get<T> (ref: EnhancerRef<T>, request: FastifyRequest): T | Promise<T> {

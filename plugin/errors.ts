@@ -21,5 +21,7 @@ export const ERR_PROVIDER_FAILED = createError('FDP_ERR_PROVIDER_FAILED', '%s', 
 export const ERR_ALREADY_REGISTERED = createError('FDP_ERR_ALREADY_REGISTERED', '%s', 500)
 export const ERR_VERSION_CONFLICT = createError('FDP_ERR_VERSION_CONFLICT', '%s', 500)
 export const ERR_NEST_UNSUPPORTED = createError('FDP_ERR_NEST_UNSUPPORTED', '%s', 500)
+export const ERR_DYNAMIC_MODULE_FAILED = createError('FDP_ERR_DYNAMIC_MODULE_FAILED', '%s', 500)
+export const ERR_UNDEFINED_FORWARD_REF = createError('FDP_ERR_UNDEFINED_FORWARD_REF', '%s', 500, TypeError)
 // Raised while answering a request: no statusCode, so the client gets a plain 500 and the log keeps the message.
 export const ERR_INVALID_REDIRECT = createError('FDP_ERR_INVALID_REDIRECT', '%s', 0, TypeError)

@@ -5,6 +5,7 @@ import { exceptionBody, isExceptionOf, isHttpException } from './exceptions.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { catchTypes } from './enhancers.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import { builtClass } from './binding.js'
 import { kAnswer, kRouteInfo } from './symbols.js'
 import { describe } from './describe.js'
 import { ThrownValue, asError } from './thrown.js'
@@ -140,6 +141,12 @@ export function lastResortErrorHandler (error: unknown, request: FastifyRequest,
 
 interface FilterEntry { ref: EnhancerRef<ExceptionFilter>, types: Function[] }
 
+// A filter's @Catch() types, once its class is known: an APP_FILTER made by a factory is known once built.
+function filterTypes (ref: EnhancerRef<ExceptionFilter>): Function[] | undefined {
+  const cls = ref.binding !== undefined ? builtClass(ref.binding) : undefined
+  return cls !== undefined || ref.value !== undefined ? catchTypes(cls ?? ref.value as object) : undefined
+}
+
 /**
  * An error handler trying the filters nearest first, then the built-in answer. `levels` are
  * given outermost first (global, controller, handler); as in NestJS, the handler's filters are
@@ -147,7 +154,11 @@ interface FilterEntry { ref: EnhancerRef<ExceptionFilter>, types: Function[] }
  * filters), on a controller's context, or on a route with filters of its own.
  */
 export function createErrorHandler (levels: Array<Array<EnhancerRef<ExceptionFilter>>>, refs: EnhancerRefs) {
-  const entries: FilterEntry[] = levels.flat().reverse().map((ref) => ({ ref, types: catchTypes(ref.binding?.definition.useClass ?? (ref.value as object)) }))
+  const entries: FilterEntry[] = levels.flat().reverse().map((ref) => {
+    const entry: FilterEntry = { ref, types: filterTypes(ref) ?? [] }
+    if (ref.binding !== undefined && builtClass(ref.binding) === undefined) refs.afterFill(() => { entry.types = filterTypes(ref) ?? [] })
+    return entry
+  })
 
   if (entries.length === 0) {
     return function fdpErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply) {

@@ -6,8 +6,11 @@ import * as errorClasses from './errors.js'
 export { decoratorPlugin } from './plugin.js'
 export { Module, Global } from './module.js'
 export { Injectable, Inject, Optional } from './injectable.js'
+export { forwardRef } from './forward-ref.js'
+export { ModuleRef } from './module-ref.js'
+export { ContextIdFactory } from './context-id.js'
 export { Scope } from './scope.js'
-export { REQUEST, FASTIFY, VERSION_NEUTRAL } from './tokens.js'
+export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './tokens.js'
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './controller.js'
 export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator } from './params.js'
 export { HttpCode, Header, Redirect, Render } from './http.js'
@@ -44,12 +47,12 @@ export const errors = Object.freeze({ ...errorClasses })
 
 export type {
   AbstractType, ArgumentMetadata, ArgumentsHost, BeforeApplicationShutdown, CallHandler, CanActivate, ClassProvider,
-  Container, ContextType, ControllerOptions, CreateDecoratorOptions, CustomDecorator, DecoratorPluginOptions,
-  EnhancerEntry, ExceptionFilter, ExecutionContext, ExistingProvider, FactoryProvider, HandleResult, HookName,
-  HttpArgumentsHost, HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleMetadata, ModulePlugin,
-  NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, OnModuleInit,
-  OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions, Pipeable, PipeTransform,
-  PrefixTrailingSlash, Provider,
+  Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions, CustomDecorator, DecoratorPluginOptions,
+  DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext, ExistingProvider, FactoryProvider, ForwardReference,
+  HandleResult, HookName, HttpArgumentsHost, HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleImport,
+  ModuleMetadata, ModulePlugin, ModuleRefGetOptions, NestInterceptor, ObservableLike, OnApplicationBootstrap,
+  OnApplicationShutdown, OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions,
+  ParsePipeOptions, Pipeable, PipeTransform, PrefixTrailingSlash, Provider,
   ReflectableDecorator, Request, RequestUser, Response, RouteConfigOptions, RouteConstraintsOptions,
   RouteSchemaOptions, ScopeName, StreamableFileOptions, Type, UploadedFileInfo, UploadedFileOptions,
   ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions, VersionValue

@@ -1,5 +1,5 @@
-import type { InjectableOptions, InjectionToken } from '../types/index.js'
-import { kInjectable, kInjectTokens, kOptional } from './symbols.js'
+import type { ForwardReference, InjectableOptions, InjectionToken } from '../types/index.js'
+import { kInjectable, kInjectProperties, kInjectTokens, kOptional } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { legacyDecorator } from './legacy-decorator.js'
 
@@ -12,35 +12,79 @@ export function injectableOptions (cls: Function): InjectableOptions | undefined
   return Reflect.getOwnMetadata(kInjectable, cls)
 }
 
-/** Names the token of a constructor parameter; needed where the compiler emits no type metadata. */
-export function Inject (token: InjectionToken): ParameterDecorator {
-  return legacyDecorator('@Inject()', (target: object, key: string | symbol | undefined, index: number) => {
-    if (token === undefined || token === null) {
-      const cls = typeof target === 'function' ? target.name : target.constructor.name
-      throw new ERR_INVALID_DECLARATION(`@Inject() on parameter ${index} of ${cls} was given ${String(token)}: the token is not defined yet (a circular import between files?).`)
-    }
-    const owner = constructorOf(target, key)
-    const tokens: Map<number, InjectionToken> = new Map(Reflect.getOwnMetadata(kInjectTokens, owner) ?? [])
-    tokens.set(index, token)
-    Reflect.defineMetadata(kInjectTokens, tokens, owner)
-  })
-}
+type InjectTarget = { kind: 'parameter', owner: Function, index: number } | { kind: 'property', owner: Function, key: string | symbol }
 
-/** A missing dependency injects `undefined` instead of failing registration. */
-export function Optional (): ParameterDecorator {
-  return legacyDecorator('@Optional()', (target: object, key: string | symbol | undefined, index: number) => {
-    const owner = constructorOf(target, key)
-    const optional = new Set<number>(Reflect.getOwnMetadata(kOptional, owner) ?? [])
-    optional.add(index)
-    Reflect.defineMetadata(kOptional, optional, owner)
-  })
-}
-
-function constructorOf (target: object, key: string | symbol | undefined): Function {
-  if (key !== undefined || typeof target !== 'function') {
-    throw new ERR_INVALID_DECLARATION('@Inject() and @Optional() apply to constructor parameters only.')
+/** Where a parameter or property decorator was applied; fails on anything but a constructor parameter or an instance property. */
+function injectTarget (name: string, target: object, key: string | symbol | undefined, index: number | undefined): InjectTarget {
+  if (key === undefined && typeof target === 'function' && typeof index === 'number') return { kind: 'parameter', owner: target, index }
+  const cls = typeof target === 'function' ? target : target.constructor
+  const where = typeof index === 'number' ? `${cls.name}.${String(key)}() is a method` : `${cls.name}.${String(key)} is static`
+  if (typeof index === 'number' || typeof target === 'function' || key === undefined) {
+    throw new ERR_INVALID_DECLARATION(`${name} applies to constructor parameters and instance properties; ${where}.`)
   }
-  return target
+  return { kind: 'property', owner: target.constructor, key }
+}
+
+/** An injected property: its token (undefined: the property's type), and whether it may be missing. */
+export interface PropertyInjection {
+  key: string | symbol
+  token?: InjectionToken | ForwardReference
+  inject: boolean
+  optional: boolean
+}
+
+// The class's own copy of the inherited entries, so a subclass never writes into its base class's.
+function ownProperties (owner: Function): Map<string | symbol, PropertyInjection> {
+  let own: Map<string | symbol, PropertyInjection> | undefined = Reflect.getOwnMetadata(kInjectProperties, owner)
+  if (!own) Reflect.defineMetadata(kInjectProperties, own = new Map(Reflect.getMetadata(kInjectProperties, owner) ?? []), owner)
+  return own
+}
+
+function property (owner: Function, key: string | symbol): PropertyInjection {
+  const properties = ownProperties(owner)
+  const entry: PropertyInjection = { ...(properties.get(key) ?? { key, inject: false, optional: false }) }
+  properties.set(key, entry)
+  return entry
+}
+
+/**
+ * Names what a constructor parameter or a property injects: a token, or `forwardRef(() => Token)`
+ * for a class defined later. With no argument, the parameter's or property's type (which needs
+ * emitted type metadata) is the token.
+ */
+export function Inject (...args: [token?: InjectionToken | ForwardReference]): PropertyDecorator & ParameterDecorator {
+  const token = args[0]
+  return legacyDecorator('@Inject()', (target: object, key: string | symbol | undefined, index?: number) => {
+    const at = injectTarget('@Inject()', target, key, index)
+    if (args.length > 0 && (token === undefined || token === null)) {
+      const what = at.kind === 'parameter' ? `parameter ${at.index}` : `the property ${JSON.stringify(String(at.key))}`
+      throw new ERR_INVALID_DECLARATION(`@Inject() on ${what} of ${at.owner.name} was given ${String(token)}: the token is not defined yet (a circular import between files?). Use forwardRef(() => Token).`)
+    }
+    if (at.kind === 'property') {
+      const entry = property(at.owner, at.key)
+      entry.inject = true
+      entry.token = token
+      return
+    }
+    if (token === undefined) return // by the parameter's type, as without @Inject()
+    const tokens: Map<number, InjectionToken | ForwardReference> = new Map(Reflect.getOwnMetadata(kInjectTokens, at.owner) ?? [])
+    tokens.set(at.index, token)
+    Reflect.defineMetadata(kInjectTokens, tokens, at.owner)
+  }) as PropertyDecorator & ParameterDecorator
+}
+
+/** A missing dependency injects `undefined` (a property keeps its initial value) instead of failing registration. */
+export function Optional (): PropertyDecorator & ParameterDecorator {
+  return legacyDecorator('@Optional()', (target: object, key: string | symbol | undefined, index?: number) => {
+    const at = injectTarget('@Optional()', target, key, index)
+    if (at.kind === 'property') {
+      property(at.owner, at.key).optional = true
+      return
+    }
+    const optional = new Set<number>(Reflect.getOwnMetadata(kOptional, at.owner) ?? [])
+    optional.add(at.index)
+    Reflect.defineMetadata(kOptional, optional, at.owner)
+  }) as PropertyDecorator & ParameterDecorator
 }
 
 /**
@@ -57,10 +101,16 @@ export function constructorOwner (cls: Function): Function {
   return owner
 }
 
-export function injectTokens (cls: Function): Map<number, InjectionToken> {
+export function injectTokens (cls: Function): Map<number, InjectionToken | ForwardReference> {
   return Reflect.getOwnMetadata(kInjectTokens, constructorOwner(cls)) ?? new Map()
 }
 
 export function optionalParams (cls: Function): Set<number> {
   return Reflect.getOwnMetadata(kOptional, constructorOwner(cls)) ?? new Set()
+}
+
+/** The properties `cls` injects (its base classes' included), in declaration order. */
+export function injectedProperties (cls: Function): PropertyInjection[] {
+  const properties: Map<string | symbol, PropertyInjection> | undefined = Reflect.getMetadata(kInjectProperties, cls)
+  return properties ? [...properties.values()].filter((entry) => entry.inject) : []
 }

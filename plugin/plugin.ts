@@ -5,6 +5,7 @@ import { scanModules, initOrder, notAModuleHint } from './scanner.js'
 import { scanControllers, type EnhancerLists } from './controller-scan.js'
 import { Container } from './container.js'
 import { EnhancerRefs } from './enhancer-ref.js'
+import { globalEnhancers } from './app-enhancers.js'
 import { createVersioning } from './versioning.js'
 import { checkAppRoutes, checkRoutes, planController, type RouterContext } from './planner.js'
 import { registerController, type Contexts } from './router.js'
@@ -76,7 +77,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const versioning = createVersioning(options.versioning)
   // Everything is scanned, bound, planned and checked before Fastify is touched: a bad declaration
   // registers nothing. Scan: every module, controller and handler declaration.
-  const graph = scanModules(options.module, internal?.replaceModules)
+  const graph = await scanModules(options.module, internal?.replaceModules)
   const modules = initOrder(graph)
   const controllers = modules.flatMap(scanControllers)
   const globals: EnhancerLists = { guards: options.globalGuards ?? [], pipes: options.globalPipes ?? [], interceptors: options.globalInterceptors ?? [], filters: options.globalFilters ?? [] }
@@ -97,7 +98,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
     hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
     dto: new DtoSchemas(app.log, (id) => app.getSchema(id) !== undefined),
-    globals: refs.lists(globals, graph.root)
+    globals: globalEnhancers(refs, container, graph.modules, globals)
   }
   const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
   const plans = controllers.map((scan) => planController(scan, ctx))

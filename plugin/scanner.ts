@@ -1,9 +1,14 @@
-import type { InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
+import type { DynamicModule, InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
 import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
 import { injectableOptions } from './injectable.js'
+import { isForwardRef } from './forward-ref.js'
 import { kGlobal } from './symbols.js'
-import { ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE } from './errors.js'
+import { isThenable } from './thenable.js'
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from './tokens.js'
+import {
+  ERR_DYNAMIC_MODULE_FAILED, ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE, ERR_UNDEFINED_FORWARD_REF
+} from './errors.js'
 import { describe, tokenName } from './describe.js'
 
 export type Token = InjectionToken
@@ -18,7 +23,18 @@ export interface ProviderDefinition {
   scope: 'DEFAULT' | 'REQUEST' | 'TRANSIENT'
 }
 
-/** One module of the application graph; a module imported several times is one node. */
+export type AppEnhancerKind = 'guards' | 'pipes' | 'interceptors' | 'filters'
+
+/** A provider under APP_GUARD, APP_PIPE, APP_INTERCEPTOR or APP_FILTER: a global enhancer built in its module. */
+export interface AppEnhancer {
+  kind: AppEnhancerKind
+  /** The provider's own token in its module: each one is kept, none is injectable by the APP_* string. */
+  token: symbol
+  /** `AuthModule's providers[0] (APP_GUARD, useClass AuthGuard)`, for messages. */
+  where: string
+}
+
+/** One module of the application graph: a class, or a dynamic module; imported several times, it is one node. */
 export interface ModuleNode {
   cls: Type
   name: string
@@ -29,6 +45,7 @@ export interface ModuleNode {
   exports: Set<Token>
   exportedModules: ModuleNode[]
   controllers: Type[]
+  appEnhancers: AppEnhancer[]
   distance: number
   order: number
 }
@@ -39,40 +56,132 @@ export interface ModuleGraph {
   globals: ModuleNode[]
 }
 
+const appEnhancerKinds = new Map<unknown, { kind: AppEnhancerKind, what: string, method: string }>([
+  [APP_GUARD, { kind: 'guards', what: 'guard', method: 'canActivate' }],
+  [APP_PIPE, { kind: 'pipes', what: 'pipe', method: 'transform' }],
+  [APP_INTERCEPTOR, { kind: 'interceptors', what: 'interceptor', method: 'intercept' }],
+  [APP_FILTER, { kind: 'filters', what: 'filter', method: 'catch' }]
+])
+
+// One token per APP_* provider object, so scanning the same modules again (testing) gives the same ones.
+const appTokens = new WeakMap<object, symbol>()
+
+// An object that is neither a Promise nor a forward reference: a dynamic module, or a provider in exports.
+function isDynamicModule (value: unknown): value is DynamicModule {
+  return typeof value === 'object' && value !== null && !isThenable(value) && !isForwardRef(value) && !Array.isArray(value)
+}
+
+// An object literal: where a dynamic module was meant.
+function isPlainObject (value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+// What a forwardRef() gives, read once per scan: a function making a dynamic module makes it once.
+type Resolved = Map<object, unknown>
+
+function resolveForwardRef (entry: { forwardRef: () => unknown }, where: string, resolved: Resolved): unknown {
+  if (!resolved.has(entry)) resolved.set(entry, entry.forwardRef())
+  const value = resolved.get(entry)
+  if (value === undefined) {
+    throw new ERR_UNDEFINED_FORWARD_REF(`${where} is a forwardRef() whose function returned undefined. ` +
+      'It must return the module class, e.g. forwardRef(() => CatsModule); check the name and that the class is exported from its file.')
+  }
+  return value
+}
+
+const dynamicListKeys = ['imports', 'controllers', 'providers', 'exports', 'plugins'] as const
+const dynamicKeys = new Set(['module', 'global', ...dynamicListKeys])
+
+/** Checks a dynamic module's shape: its class, its keys, its lists. */
+function checkDynamicModule (dynamic: DynamicModule, where: string): void {
+  const cls: unknown = dynamic.module
+  if (typeof cls !== 'function' || cls.prototype === undefined) {
+    throw new ERR_NOT_A_MODULE(`${where} is a dynamic module whose "module" is ${describe(cls)}; give the module class itself, e.g. { module: ConfigModule, providers: [...] }.`)
+  }
+  for (const key of Object.keys(dynamic)) {
+    if (!dynamicKeys.has(key)) {
+      throw new ERR_INVALID_DECLARATION(`${where}: the dynamic module ${cls.name} does not know the key "${key}"; use module, global, imports, controllers, providers, exports or plugins.`)
+    }
+  }
+  for (const key of dynamicListKeys) {
+    const value = dynamic[key]
+    if (value !== undefined && !Array.isArray(value)) {
+      throw new ERR_INVALID_DECLARATION(`${where}: the dynamic module ${cls.name} has "${key}" ${describe(value)}, which must be an array.`)
+    }
+  }
+}
+
+/** A class's own @Module() metadata with a dynamic module's added to it. */
+function mergedMetadata (cls: Function, dynamic: DynamicModule | undefined): ModuleMetadata {
+  const own = isModule(cls) ? moduleMetadata(cls) : {}
+  if (dynamic === undefined) return own
+  const merged: ModuleMetadata = {}
+  for (const key of dynamicListKeys) {
+    const list = [...(own[key] ?? []), ...(dynamic[key] ?? [])]
+    if (list.length > 0) (merged as Record<string, unknown[]>)[key] = list
+  }
+  return merged
+}
+
 /**
- * Walks the imports from the root module, validating every declaration on the way.
+ * Walks the imports from the root module, validating every declaration on the way. Imports may be
+ * module classes, dynamic modules, Promises of either (awaited in order) and forward references;
+ * a dynamic module object is one module, however often it is imported.
  * `replace` swaps module classes wherever they are imported or exported (testing).
  */
-export function scanModules (root: Type, replace?: Map<Function, Function>): ModuleGraph {
-  const nodes = new Map<Function, ModuleNode>()
+export async function scanModules (root: Type, replace?: Map<Function, Function>): Promise<ModuleGraph> {
+  const nodes = new Map<object, ModuleNode>()
+  const resolved: Resolved = new Map()
   const swap = (value: unknown): unknown => replace?.get(value as Function) ?? value
 
-  function visit (cls: Type): ModuleNode {
-    let node = nodes.get(cls)
+  // The module an imports entry stands for: its class or dynamic module, Promises awaited.
+  async function moduleOf (entry: unknown, where: string): Promise<{ key: object, cls: Type, dynamic?: DynamicModule }> {
+    let value = swap(entry)
+    let subject = where
+    if (isForwardRef(value)) value = swap(resolveForwardRef(value, where, resolved))
+    if (isThenable(value)) {
+      try {
+        value = swap(await value)
+      } catch (error) {
+        throw new ERR_DYNAMIC_MODULE_FAILED(`${where} is a Promise that rejected: ${(error as Error)?.message ?? String(error)}. The function that made the dynamic module failed; see the cause.`, { cause: error })
+      }
+      subject = `${where} (a Promise) gave`
+    }
+    if (isModule(value)) return { key: value, cls: value as Type }
+    if (isDynamicModule(value) && 'module' in value) {
+      checkDynamicModule(value, where)
+      return { key: value, cls: value.module, dynamic: value }
+    }
+    throw notAModule(value, where, subject)
+  }
+
+  async function visit (entry: unknown, where: string): Promise<ModuleNode> {
+    const { key, cls, dynamic } = await moduleOf(entry, where)
+    let node = nodes.get(key)
     if (node) return node
-    const metadata = moduleMetadata(cls)
+    const metadata = mergedMetadata(cls, dynamic)
     node = {
       cls,
       name: cls.name,
       metadata,
       imports: [],
-      global: Reflect.getOwnMetadata(kGlobal, cls) === true,
+      global: Reflect.getOwnMetadata(kGlobal, cls) === true || dynamic?.global === true,
       providers: new Map(),
       exports: new Set(),
       exportedModules: [],
       controllers: [],
+      appEnhancers: [],
       distance: 0,
       order: nodes.size
     }
-    nodes.set(cls, node)
-    for (const [index, entry] of (metadata.imports ?? []).entries()) {
-      const imported = swap(entry)
-      if (!isModule(imported)) throw notAModule(imported, `entry ${index} of ${cls.name}'s imports`)
-      node.imports.push(visit(imported as Type))
+    nodes.set(key, node)
+    for (const [index, imported] of (metadata.imports ?? []).entries()) {
+      node.imports.push(await visit(imported, `entry ${index} of ${cls.name}'s imports`))
     }
     for (const [index, provider] of (metadata.providers ?? []).entries()) {
-      const definition = normalizeProvider(provider, `${cls.name}'s providers[${index}]`)
-      node.providers.set(definition.token, definition)
+      addProvider(node, provider, `${cls.name}'s providers[${index}]`)
     }
     for (const [index, controller] of (metadata.controllers ?? []).entries()) {
       if (typeof controller !== 'function' || !controllerDefinition(controller)) {
@@ -83,36 +192,69 @@ export function scanModules (root: Type, replace?: Map<Function, Function>): Mod
     return node
   }
 
-  if (!isModule(root)) throw notAModule(root, 'the root module')
-  const rootNode = visit(root)
+  if (!isModule(root)) throw notAModule(root, 'the root module', 'the root module')
+  const rootNode = await visit(root, 'the root module')
   const modules = [...nodes.values()]
-
-  for (const node of modules) {
-    for (const [index, exported] of (node.metadata.exports ?? []).entries()) {
-      const token = swap(exported) as Token
-      if (isModule(token)) {
-        const imported = node.imports.find((m) => m.cls === token)
-        if (!imported) {
-          throw new ERR_INVALID_EXPORT(`${node.name} exports the module ${tokenName(token)} without importing it (exports[${index}]). Add it to ${node.name}'s imports or remove it from exports.`)
-        }
-        node.exportedModules.push(imported)
-      } else if (node.providers.has(token)) {
-        node.exports.add(token)
-      } else {
-        throw new ERR_INVALID_EXPORT(`${node.name} exports ${tokenName(token)} (exports[${index}]), which is not one of its providers nor an imported module. Add it to ${node.name}'s providers, or export the module that provides it.`)
-      }
-    }
-  }
-
+  for (const node of modules) addExports(node, swap, resolved)
   computeDistances(rootNode, modules)
   return { root: rootNode, modules, globals: modules.filter((m) => m.global) }
 }
 
-function notAModule (value: unknown, where: string): Error {
-  if (value === undefined) {
-    return new ERR_NOT_A_MODULE(`${where} is undefined; this usually means a circular import between files. Check the import order or move the module to its own file.`)
+function addProvider (node: ModuleNode, provider: Provider, where: string): void {
+  const definition = normalizeProvider(provider, where)
+  const app = appEnhancerKinds.get(definition.token)
+  if (app === undefined) {
+    node.providers.set(definition.token, definition)
+    return
   }
-  return new ERR_NOT_A_MODULE(`${where} is ${describe(value)}, which is not a module. ${notAModuleHint(value, 'list it in providers, not in imports', 'or remove it')}`)
+  const how = definition.useClass ? `useClass ${definition.useClass.name}` : definition.useFactory ? 'useFactory' : definition.useExisting !== undefined ? `useExisting ${tokenName(definition.useExisting)}` : 'useValue'
+  const label = `${where} (${definition.token as string}, ${how})`
+  const holder = definition.useClass ? definition.useClass.prototype : definition.useValue
+  if ((definition.useClass || 'useValue' in (provider as object)) && typeof holder?.[app.method] !== 'function') {
+    const given = definition.useClass ? definition.useClass.name : describe(definition.useValue)
+    throw new ERR_INVALID_PROVIDER(`${label}: a global ${app.what} needs ${app.method === 'intercept' ? 'an' : 'a'} ${app.method}() method, and ${given} has none.`)
+  }
+  let token = appTokens.get(provider as object)
+  if (token === undefined) appTokens.set(provider as object, token = Symbol(`${definition.token as string} (${how})`))
+  node.providers.set(token, { ...definition, token })
+  node.appEnhancers.push({ kind: app.kind, token, where: label })
+}
+
+/** What a global enhancer of `kind` must implement, for the check of instances made by factories. */
+export function appEnhancerMethod (kind: AppEnhancerKind): { what: string, method: string } {
+  return [...appEnhancerKinds.values()].find((entry) => entry.kind === kind)!
+}
+
+function addExports (node: ModuleNode, swap: (value: unknown) => unknown, resolved: Resolved): void {
+  for (const [index, entry] of (node.metadata.exports ?? []).entries()) {
+    let exported = swap(entry)
+    if (isForwardRef(exported)) exported = swap(resolveForwardRef(exported, `exports[${index}] of ${node.name}`, resolved))
+    // A dynamic module exports its class: every import of that class is re-exported, as in NestJS.
+    // A provider object exports its token.
+    const value = isDynamicModule(exported) && 'module' in exported ? exported.module : exported
+    const token = isDynamicModule(value) && 'provide' in value ? (value as { provide: Token }).provide : value as Token
+    const imported = node.imports.filter((m) => m.cls === token)
+    if (imported.length > 0) {
+      node.exportedModules.push(...imported)
+    } else if (isModule(token)) {
+      throw new ERR_INVALID_EXPORT(`${node.name} exports the module ${tokenName(token)} without importing it (exports[${index}]). Add it to ${node.name}'s imports or remove it from exports.`)
+    } else if (node.providers.has(token)) {
+      node.exports.add(token)
+    } else {
+      throw new ERR_INVALID_EXPORT(`${node.name} exports ${tokenName(token)} (exports[${index}]), which is not one of its providers nor an imported module. Add it to ${node.name}'s providers, or export the module that provides it.`)
+    }
+  }
+}
+
+function notAModule (value: unknown, where: string, subject: string): Error {
+  const is = subject === where ? `${where} is` : subject
+  if (value === undefined) {
+    return new ERR_NOT_A_MODULE(`${is} undefined; this usually means a circular import between files. Import the module lazily with forwardRef(() => TheModule), or move it to its own file.`)
+  }
+  if (isPlainObject(value)) {
+    return new ERR_NOT_A_MODULE(`${is} ${describe(value)}, which is not a module. A dynamic module names its class: { module: SomeModule, providers, exports, ... }.`)
+  }
+  return new ERR_NOT_A_MODULE(`${is} ${describe(value)}, which is not a module. ${notAModuleHint(value, 'list it in providers, not in imports', 'or remove it')}`)
 }
 
 /** What to do about a value given where a module class belongs. */

@@ -7,6 +7,7 @@ export const kGlobal = key('global')
 export const kInjectable = key('injectable')
 export const kInjectTokens = key('injectTokens')
 export const kOptional = key('optional')
+export const kInjectProperties = key('injectProperties')
 export const kController = key('controller')
 export const kRoutes = key('routes')
 export const kParams = key('params')
@@ -30,6 +31,10 @@ export const kApplication = key('application')
 export const kBuiltinToken = key('builtinToken')
 // The name of one of the package's exception classes, whichever build it comes from.
 export const kExceptionClass = key('exceptionClass')
+// Context ids cross builds: a request's context and its request, and the brand of a created one.
+export const kRequestContext = key('requestContext')
+export const kContextRequest = key('contextRequest')
+export const kCreatedContext = key('createdContext')
 // A brand on StreamableFile's prototype: either build knows the other's files.
 export const kStreamableFile = key('streamableFile')
 

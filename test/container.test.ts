@@ -466,11 +466,11 @@ test('the other build\'s Reflector class, used as a token, gives the application
   assert.notEqual(reader.own, reader.reflector)
 })
 
-test('nothing is bound once the container is final: every binding has its scope and cycle check', () => {
+test('nothing is bound once the container is final: every binding has its scope and cycle check', async () => {
   @Injectable() class Early {}
   @Module({ providers: [Early] })
   class AppModule {}
-  const graph = scanModules(AppModule)
+  const graph = await scanModules(AppModule)
   const container = new Container(graph)
   container.bindApplication([], [], [graph.root])
   container.finalize()

@@ -9,12 +9,17 @@ import * as testing from '../plugin/testing.js'
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')
 
 const mainExports = [
+  'APP_FILTER',
+  'APP_GUARD',
+  'APP_INTERCEPTOR',
+  'APP_PIPE',
   'All',
   'BadGatewayException',
   'BadRequestException',
   'Body',
   'Catch',
   'ConflictException',
+  'ContextIdFactory',
   'Controller',
   'DefaultValuePipe',
   'Delete',
@@ -34,6 +39,7 @@ const mainExports = [
   'HttpException',
   'HttpStatus',
   'HttpVersionNotSupportedException',
+  'INQUIRER',
   'ImATeapotException',
   'Inject',
   'Injectable',
@@ -43,6 +49,7 @@ const mainExports = [
   'MethodNotAllowedException',
   'MisdirectedException',
   'Module',
+  'ModuleRef',
   'NotAcceptableException',
   'NotFoundException',
   'NotImplementedException',
@@ -93,13 +100,15 @@ const mainExports = [
   'VersioningType',
   'createParamDecorator',
   'decoratorPlugin',
-  'errors'
+  'errors',
+  'forwardRef'
 ]
 
 const errorCodes = [
   'ERR_ALREADY_REGISTERED',
   'ERR_CIRCULAR_DEPENDENCY',
   'ERR_DUPLICATE_ROUTE',
+  'ERR_DYNAMIC_MODULE_FAILED',
   'ERR_INVALID_DECLARATION',
   'ERR_INVALID_EXPORT',
   'ERR_INVALID_OPTIONS',
@@ -113,6 +122,7 @@ const errorCodes = [
   'ERR_NOT_A_MODULE',
   'ERR_PROVIDER_FAILED',
   'ERR_SCOPED_PROVIDER',
+  'ERR_UNDEFINED_FORWARD_REF',
   'ERR_UNKNOWN_DEPENDENCY',
   'ERR_UNKNOWN_OVERRIDE',
   'ERR_UNKNOWN_TOKEN',

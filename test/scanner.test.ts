@@ -24,14 +24,14 @@ test('a non-module in imports fails, naming the module, the entry and the fix', 
   class WithInjectable {}
   @Module({ imports: [Plain] })
   class WithPlain {}
-  @Module({ imports: [{ module: Plain } as any] })
+  @Module({ imports: [{ providers: [Plain] } as any] })
   class WithObject {}
 
   await expectError(WithUndefined, 'FDP_ERR_NOT_A_MODULE', 'entry 0 of WithUndefined\'s imports is undefined', 'circular import')
   await expectError(WithInjectable, 'FDP_ERR_NOT_A_MODULE', 'entry 0 of WithInjectable\'s imports is class Service, which is not a module',
     'It is an @Injectable() class: list it in providers, not in imports.')
   await expectError(WithPlain, 'FDP_ERR_NOT_A_MODULE', 'entry 0 of WithPlain\'s imports is class Plain', 'Decorate the class with @Module()')
-  await expectError(WithObject, 'FDP_ERR_NOT_A_MODULE', 'entry 0 of WithObject\'s imports is an object with keys [module]')
+  await expectError(WithObject, 'FDP_ERR_NOT_A_MODULE', 'entry 0 of WithObject\'s imports is an object with keys [providers], which is not a module')
 })
 
 test('a non-module deep in the graph is found too', async () => {

@@ -45,12 +45,38 @@ export type Provider<T = any> = Type<T> | ClassProvider<T> | ValueProvider<T> | 
 /** A Fastify plugin, or a plugin with its options, registered inside a module's context. */
 export type ModulePlugin = ((instance: FastifyInstance, opts: any) => any) | { default: any } | [any, Record<string, unknown>?]
 
+/** `forwardRef(() => X)`: X read only when the application is registered. */
+export interface ForwardReference<T = any> { forwardRef: () => T }
+
+/** What `imports` takes: module classes, dynamic modules, Promises of either, and forward references. */
+export type ModuleImport = Type | DynamicModule | Promise<Type | DynamicModule> | ForwardReference
+
 export interface ModuleMetadata {
-  imports?: Type[]
+  imports?: ModuleImport[]
   controllers?: Type[]
   providers?: Provider[]
-  exports?: Array<InjectionToken | Type>
+  /** Provider tokens, providers, or imported modules (classes or dynamic modules) to re-export. */
+  exports?: Array<InjectionToken | Type | DynamicModule | Provider | ForwardReference>
   plugins?: ModulePlugin[]
+}
+
+/**
+ * A module configured where it is imported (`DatabaseModule.forRoot(options)`): its metadata is
+ * added to that of `module`, which needs no `@Module()`. Each object is one module instance.
+ */
+export interface DynamicModule extends ModuleMetadata {
+  module: Type
+  /** Its exports are visible to every module, as with `@Global()`. */
+  global?: boolean
+}
+
+/** Identifies a set of request-scoped and transient instances: `ContextIdFactory.create()` or `.getByRequest(request)`. */
+export interface ContextId { readonly id: number }
+
+/** `moduleRef.get(token, options)`. */
+export interface ModuleRefGetOptions {
+  /** true: only what the module itself declares (providers, controllers, enhancers). Default false: the whole application. */
+  strict?: boolean
 }
 
 /**

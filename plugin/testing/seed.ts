@@ -8,8 +8,8 @@ function place (binding: Binding): string {
 
 /**
  * What a second build of the same graph may take from `container` instead of building again:
- * every singleton, except those that hold the first build's Fastify context (FASTIFY), directly
- * or through a dependency. Those are built anew against the second build's contexts.
+ * every singleton, except those that hold the first build's Fastify context (FASTIFY) or ModuleRef,
+ * directly or through a dependency. Those are built anew against the second build's.
  */
 export function seedFrom (container: Container): (binding: Binding) => Box | undefined {
   const instances = new Map<string, Map<Token, unknown>>()
@@ -18,7 +18,7 @@ export function seedFrom (container: Container): (binding: Binding) => Box | und
     let known = holdsFastify.get(binding)
     if (known === undefined) {
       holdsFastify.set(binding, false)
-      known = binding.deps.some((dep) => dep.builtin === 'fastify' || (dep.binding !== undefined && holds(dep.binding)))
+      known = binding.deps.some((dep) => dep.builtin === 'fastify' || dep.builtin === 'moduleRef' || (dep.binding !== undefined && holds(dep.binding)))
       holdsFastify.set(binding, known)
     }
     return known

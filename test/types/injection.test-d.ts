@@ -78,6 +78,6 @@ app.container.resolve(PerRequest, { headers: {} })
 // @ts-expect-error: a number is not a token
 app.container.get(42)
 
-// @ts-expect-error: @Inject needs a token
-class NoToken { constructor (@Inject() readonly x: unknown) {} }
-void NoToken
+// @ts-expect-error: @Inject takes a token (or forwardRef), not a number
+class NumberToken { constructor (@Inject(42) readonly x: unknown) {} }
+void NumberToken

@@ -1,0 +1,38 @@
+import type { FastifyRequest } from 'fastify'
+import type { ContextId } from '../types/index.js'
+import { kContextRequest, kCreatedContext, kRequestContext } from './symbols.js'
+
+interface RequestContext extends ContextId { [kContextRequest]: FastifyRequest }
+type RequestWithContext = FastifyRequest & { [kRequestContext]?: RequestContext }
+
+let last = 0
+
+// A context of no request: it holds its own instances, and REQUEST injects undefined there.
+class CreatedContext implements ContextId {
+  readonly id = ++last
+  readonly [kCreatedContext] = true
+}
+
+/** Makes the context ids `moduleRef.resolve(token, contextId)` takes. */
+export class ContextIdFactory {
+  /** A new context: request-scoped and transient providers resolved with it are built once for it. */
+  static create (): ContextId {
+    return new CreatedContext()
+  }
+
+  /** The context of a request: what it resolves is what the request's own providers were given. */
+  static getByRequest (request: FastifyRequest): ContextId {
+    const holder = request as RequestWithContext
+    return (holder[kRequestContext] ??= { id: ++last, [kContextRequest]: request })
+  }
+}
+
+/** The object a context's instances are kept on: the request for a request's context, else the context itself. */
+export function contextHolder (contextId: ContextId): object {
+  return (contextId as Partial<RequestContext>)[kContextRequest] ?? contextId
+}
+
+/** What REQUEST injects for a holder: the request, or undefined in a created context. */
+export function requestOf (holder: object | undefined): unknown {
+  return (holder as Partial<CreatedContext> | undefined)?.[kCreatedContext] === true ? undefined : holder
+}

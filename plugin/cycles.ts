@@ -1,0 +1,99 @@
+import { type Binding, bindingName } from './binding.js'
+import { ERR_CIRCULAR_DEPENDENCY } from './errors.js'
+
+const breakIt = 'Break the cycle, for example by moving what both need into a third provider'
+
+function describeCycle (members: Binding[]): string {
+  const modules = new Set(members.map((member) => member.module))
+  return modules.size === 1
+    ? `${members.map(bindingName).join(' -> ')} in module ${members[0].module.name}`
+    : members.map((member) => `${bindingName(member)} (${member.module.name})`).join(' -> ')
+}
+
+/**
+ * The cycles among `bindings`, each from the binding construction comes back to (the first one
+ * the depth-first walk meets, as instantiate() meets it) round to it again. A cycle none of whose
+ * injections is marked with forwardRef() fails here.
+ */
+function findCycles (bindings: Binding[]): Binding[][] {
+  const state = new Map<Binding, 'visiting' | 'done'>()
+  const path: Binding[] = []
+  // Whether the injection that led to path[i] is a forwardRef().
+  const forwardInto: boolean[] = []
+  const cycles: Binding[][] = []
+  const visit = (binding: Binding, forward: boolean): void => {
+    const seen = state.get(binding)
+    if (seen === 'done') return
+    if (seen === 'visiting') {
+      const start = path.indexOf(binding)
+      const members = path.slice(start).concat(binding)
+      if (!forward && !forwardInto.slice(start + 1).some(Boolean)) {
+        throw new ERR_CIRCULAR_DEPENDENCY(`Circular dependency: ${describeCycle(members)}. ${breakIt}, or mark one of its injections with forwardRef(() => Token).`)
+      }
+      cycles.push(members)
+      return
+    }
+    state.set(binding, 'visiting')
+    path.push(binding)
+    forwardInto.push(forward)
+    for (const dep of binding.deps) if (dep.binding) visit(dep.binding, dep.forward)
+    path.pop()
+    forwardInto.pop()
+    state.set(binding, 'done')
+  }
+  for (const binding of bindings) visit(binding, false)
+  return cycles
+}
+
+/** Marks what is built per request: REQUEST-scoped, injecting REQUEST, or depending on one that is. */
+function markPerRequest (bindings: Binding[]): void {
+  const consumers = new Map<Binding, Binding[]>()
+  const queue: Binding[] = []
+  for (const binding of bindings) {
+    for (const dep of binding.deps) {
+      if (dep.binding === undefined) continue
+      let list = consumers.get(dep.binding)
+      if (!list) consumers.set(dep.binding, list = [])
+      list.push(binding)
+    }
+    binding.perRequest = binding.definition.scope === 'REQUEST' || binding.deps.some((dep) => dep.builtin === 'request')
+    if (binding.perRequest) queue.push(binding)
+  }
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    for (const consumer of consumers.get(next) ?? []) {
+      if (consumer.perRequest) continue
+      consumer.perRequest = true
+      queue.push(consumer)
+    }
+  }
+}
+
+// Whether an object can stand for the binding before it is built: a class's, or an alias's target's.
+function canBeEarly (binding: Binding): boolean {
+  if (binding.definition.useClass) return true
+  const target = binding.definition.useExisting !== undefined ? binding.deps[0]?.binding : undefined
+  return target !== undefined && canBeEarly(target)
+}
+
+/**
+ * Checks the dependency graph once every binding is known: a cycle needs a forwardRef(), and
+ * forwardRef() resolves only cycles between singletons whose first binding can be handed out
+ * before it is built (a class, as NestJS does). Sets every binding's `perRequest`.
+ */
+export function checkDependencies (bindings: Binding[]): void {
+  const cycles = findCycles(bindings)
+  markPerRequest(bindings)
+  for (const members of cycles) {
+    const through = `Circular dependency: ${describeCycle(members)}, through forwardRef().`
+    const scoped = members.find((member) => member.perRequest || member.transient)
+    if (scoped) {
+      throw new ERR_CIRCULAR_DEPENDENCY(`${through} ${bindingName(scoped)} is ${scoped.transient ? 'transient' : 'request-scoped'}: ` +
+        `forwardRef() only resolves cycles between singletons, as in NestJS. ${breakIt}.`)
+    }
+    if (!canBeEarly(members[0])) {
+      const name = bindingName(members[0])
+      throw new ERR_CIRCULAR_DEPENDENCY(`${through} ${name} is made by a factory, which cannot be handed out before it has run. ` +
+        `Let a class provider come first in the cycle (list it before ${name} in providers), or break the cycle.`)
+    }
+  }
+}

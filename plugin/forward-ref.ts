@@ -1,0 +1,19 @@
+import type { ForwardReference } from '../types/index.js'
+import { ERR_INVALID_DECLARATION } from './errors.js'
+import { describe } from './describe.js'
+
+/**
+ * A reference read only when the application is registered, once every file has loaded: for
+ * modules that import each other, and for providers that inject each other.
+ */
+export function forwardRef<T = any> (fn: () => T): ForwardReference<T> {
+  if (typeof fn !== 'function') {
+    throw new ERR_INVALID_DECLARATION(`forwardRef() takes a function that returns the class, e.g. forwardRef(() => CatsModule), given ${describe(fn)}.`)
+  }
+  return { forwardRef: fn }
+}
+
+/** NestJS's shape too, so its forwardRef() objects are understood. */
+export function isForwardRef (value: unknown): value is ForwardReference {
+  return typeof value === 'object' && value !== null && typeof (value as ForwardReference).forwardRef === 'function'
+}

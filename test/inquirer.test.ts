@@ -1,0 +1,86 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { FastifyRequest } from 'fastify'
+import {
+  Module, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, INQUIRER, ModuleRef
+} from '../plugin/index.js'
+import { build } from './helpers/app.js'
+import { registrationError } from './helpers/registration.js'
+
+// NestJS's documented example: a transient logger that names the class it logs for.
+@Injectable({ scope: Scope.TRANSIENT })
+class HelloService {
+  constructor (@Inject(INQUIRER) private readonly parentClass: object | undefined) {}
+  sayHello (message: string) { return `${this.parentClass?.constructor?.name ?? 'nobody'}: ${message}` }
+}
+
+test('a transient provider injecting INQUIRER gets an object of the class it is built for', async (t) => {
+  @Injectable()
+  class AppService {
+    constructor (@Inject(HelloService) readonly helloService: HelloService) {}
+    getRoot () { return this.helloService.sayHello('My name is getRoot') }
+  }
+  @Controller('hello')
+  class HelloController {
+    constructor (@Inject(HelloService) private readonly helloService: HelloService) {}
+    @Get() get () { return this.helloService.sayHello('hi') }
+  }
+  @Module({ controllers: [HelloController], providers: [HelloService, AppService] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.equal(app.container.get(AppService).getRoot(), 'AppService: My name is getRoot')
+  assert.equal((await app.inject('/hello')).body, 'HelloController: hi')
+})
+
+test('INQUIRER by property injection, and for a transient inside a request-scoped consumer', async (t) => {
+  @Injectable({ scope: Scope.TRANSIENT })
+  class RequestLogger {
+    @Inject(INQUIRER) readonly inquirer: any = null
+    constructor (@Inject(REQUEST) private readonly request: FastifyRequest) {}
+    line (message: string) { return `[${this.inquirer.constructor.feature as string} ${this.request.url}] ${message}` }
+  }
+  @Injectable({ scope: Scope.REQUEST })
+  class HelloRequestService {
+    static feature = 'request'
+    constructor (@Inject(RequestLogger) readonly logger: RequestLogger) {}
+    greeting () { return this.logger.line('Hello request!') }
+  }
+  @Controller('hello')
+  class HelloController {
+    constructor (@Inject(HelloRequestService) private readonly service: HelloRequestService) {}
+    @Get() get () { return this.service.greeting() }
+  }
+  @Module({ controllers: [HelloController], providers: [RequestLogger, HelloRequestService] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.equal((await app.inject('/hello')).body, '[request /hello] Hello request!')
+  assert.equal((await app.inject('/hello?x=1')).body, '[request /hello?x=1] Hello request!')
+})
+
+test('the inquirer is an instance of its class, and a transient resolved with no consumer has none', async (t) => {
+  let inquirer: unknown
+  @Injectable({ scope: Scope.TRANSIENT })
+  class Spy { constructor (@Inject(INQUIRER) @Optional() parent: unknown) { inquirer = parent } }
+  @Injectable()
+  class Consumer { constructor (@Inject(Spy) readonly spy: Spy) {} }
+  @Module({ providers: [Spy, Consumer, HelloService] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.ok(inquirer instanceof Consumer)
+  assert.equal((await app.container.get(ModuleRef).resolve(HelloService)).sayHello('x'), 'nobody: x')
+  assert.equal((await app.container.resolve(HelloService)).sayHello('y'), 'nobody: y')
+})
+
+test('INQUIRER in a provider that is not transient fails, naming it and the fix', async () => {
+  @Injectable()
+  class Logger { constructor (@Inject(INQUIRER) readonly parent: unknown) {} }
+  @Module({ providers: [Logger] })
+  class AppModule {}
+  const error = await registrationError({ module: AppModule })
+  assert.equal(error.code, 'FDP_ERR_INVALID_PROVIDER')
+  assert.equal(error.message, 'Logger in module AppModule injects INQUIRER (the constructor parameter at index [0]), but is not transient: ' +
+    'only a transient provider is built for one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) to Logger.')
+})
