@@ -9,6 +9,7 @@ export { Injectable, Inject, Optional } from './injectable.js'
 export { forwardRef } from './forward-ref.js'
 export { ModuleRef } from './module-ref.js'
 export { ContextIdFactory } from './context-id.js'
+export { ConfigurableModuleBuilder } from './configurable-module.js'
 export { Scope } from './scope.js'
 export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './tokens.js'
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './controller.js'
@@ -47,7 +48,8 @@ export const errors = Object.freeze({ ...errorClasses })
 
 export type {
   AbstractType, ArgumentMetadata, ArgumentsHost, BeforeApplicationShutdown, CallHandler, CanActivate, ClassProvider,
-  Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions, CustomDecorator, DecoratorPluginOptions,
+  ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
+  ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions, CustomDecorator, DecoratorPluginOptions,
   DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext, ExistingProvider, FactoryProvider, ForwardReference,
   HandleResult, HookName, HttpArgumentsHost, HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleImport,
   ModuleMetadata, ModulePlugin, ModuleRefGetOptions, NestInterceptor, ObservableLike, OnApplicationBootstrap,

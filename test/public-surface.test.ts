@@ -18,6 +18,7 @@ const mainExports = [
   'BadRequestException',
   'Body',
   'Catch',
+  'ConfigurableModuleBuilder',
   'ConflictException',
   'ContextIdFactory',
   'Controller',

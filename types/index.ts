@@ -70,6 +70,53 @@ export interface DynamicModule extends ModuleMetadata {
   global?: boolean
 }
 
+/** A class that makes a configurable module's options: `create()` unless `setFactoryMethodName()` names another method. */
+export type ConfigurableModuleOptionsFactory<ModuleOptions, FactoryClassMethodKey extends string = 'create'> =
+  Record<`${FactoryClassMethodKey}`, () => ModuleOptions | Promise<ModuleOptions>>
+
+/** What `registerAsync()` takes: one of `useFactory` (with `inject`), `useClass` or `useExisting`, and the `imports` they need. */
+export interface ConfigurableModuleAsyncOptions<ModuleOptions, FactoryClassMethodKey extends string = 'create'> {
+  imports?: ModuleImport[]
+  useFactory?: (...args: any[]) => ModuleOptions | Promise<ModuleOptions>
+  inject?: FactoryProvider['inject']
+  /** Built as a provider of the configured module; its factory method gives the options. */
+  useClass?: Type<ConfigurableModuleOptionsFactory<ModuleOptions, FactoryClassMethodKey>>
+  /** A provider visible in the configured module (through `imports`) whose factory method gives the options. */
+  useExisting?: Type<ConfigurableModuleOptionsFactory<ModuleOptions, FactoryClassMethodKey>>
+  /** Providers added to the configured module when `inject` names their tokens. */
+  provideInjectionTokensFrom?: Provider[]
+}
+
+// No extras: nothing to add to the options.
+type NoExtras = {}
+
+/** The class a configurable module extends: static `register()` and `registerAsync()` (or the names given). */
+export type ConfigurableModuleCls<ModuleOptions, MethodKey extends string = 'register', FactoryClassMethodKey extends string = 'create', Extras = NoExtras> =
+  (new () => any) &
+  Record<`${MethodKey}`, (options: ModuleOptions & Partial<Extras>) => DynamicModule> &
+  Record<`${MethodKey}Async`, (options: ConfigurableModuleAsyncOptions<ModuleOptions, FactoryClassMethodKey> & Partial<Extras>) => DynamicModule>
+
+/** What `ConfigurableModuleBuilder.build()` gives. */
+export interface ConfigurableModuleHost<ModuleOptions = Record<string, unknown>, MethodKey extends string = string, FactoryClassMethodKey extends string = string, Extras = NoExtras> {
+  /** The class the module extends (`class ConfigModule extends ConfigurableModuleClass {}`). */
+  ConfigurableModuleClass: ConfigurableModuleCls<ModuleOptions, MethodKey, FactoryClassMethodKey, Extras>
+  /** The token of the options provider, for `@Inject(MODULE_OPTIONS_TOKEN)` inside the module. */
+  MODULE_OPTIONS_TOKEN: string | symbol
+  /** Only a type (`typeof OPTIONS_TYPE`): the argument of the synchronous method. */
+  OPTIONS_TYPE: ModuleOptions & Partial<Extras>
+  /** Only a type (`typeof ASYNC_OPTIONS_TYPE`): the argument of the `*Async` method. */
+  ASYNC_OPTIONS_TYPE: ConfigurableModuleAsyncOptions<ModuleOptions, FactoryClassMethodKey> & Partial<Extras>
+}
+
+export interface ConfigurableModuleBuilderOptions {
+  /** The options token; by default a unique string. */
+  optionsInjectionToken?: string | symbol
+  /** Names the options token: `'HttpCache'` gives `'HTTP_CACHE_MODULE_OPTIONS'`. */
+  moduleName?: string
+  /** Accepted for NestJS's code: every call of the methods already gives a module of its own. */
+  alwaysTransient?: boolean
+}
+
 /** Identifies a set of request-scoped and transient instances: `ContextIdFactory.create()` or `.getByRequest(request)`. */
 export interface ContextId { readonly id: number }
 

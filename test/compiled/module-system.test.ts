@@ -2,7 +2,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  Module, Controller, Get, Injectable, Inject, Optional, Scope, INQUIRER, ModuleRef, forwardRef
+  Module, Controller, Get, Injectable, Inject, Optional, Scope, INQUIRER, ModuleRef, ConfigurableModuleBuilder,
+  forwardRef, APP_GUARD, type CanActivate, type DynamicModule
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 import { registrationError } from '../helpers/registration.js'
@@ -81,4 +82,34 @@ test('ModuleRef and a transient with INQUIRER, injected by type', async (t) => {
   const made = await cats.moduleRef.create(CatsService)
   assert.notEqual(made, cats)
   assert.equal(made.logger.context(), 'CatsService')
+})
+
+test('a configurable module\'s options and an APP_GUARD, injected by type', async (t) => {
+  interface FlagsOptions { enabled: boolean }
+  const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = new ConfigurableModuleBuilder<FlagsOptions>().setClassMethodName('forRoot').build()
+  @Injectable()
+  class Flags {
+    constructor (@Inject(MODULE_OPTIONS_TOKEN) private readonly options: FlagsOptions) {}
+    enabled () { return this.options.enabled }
+  }
+  @Module({ providers: [Flags], exports: [Flags] })
+  class FlagsModule extends ConfigurableModuleClass {}
+  @Injectable()
+  class FlagGuard implements CanActivate {
+    constructor (private readonly flags: Flags) {}
+    canActivate () { return this.flags.enabled() }
+  }
+  @Controller('flagged')
+  class Flagged { @Get() get () { return 'on' } }
+  const flags = (enabled: boolean): DynamicModule => FlagsModule.forRoot({ enabled })
+
+  @Module({ imports: [flags(true)], controllers: [Flagged], providers: [{ provide: APP_GUARD, useClass: FlagGuard }] })
+  class OnModule {}
+  @Module({ imports: [flags(false)], controllers: [Flagged], providers: [{ provide: APP_GUARD, useClass: FlagGuard }] })
+  class OffModule {}
+
+  const on = await build(t, OnModule)
+  assert.equal((await on.inject('/flagged')).statusCode, 200)
+  const off = await build(t, OffModule)
+  assert.equal((await off.inject('/flagged')).statusCode, 403)
 })

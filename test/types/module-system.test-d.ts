@@ -1,7 +1,7 @@
 // Type tests for dynamic modules, forwardRef, property injection, APP_* providers, ModuleRef and
-// each @ts-expect-error must be an error.
+// ConfigurableModuleBuilder; each @ts-expect-error must be an error.
 import {
-  Module, Injectable, Inject, Optional, forwardRef, ModuleRef, ContextIdFactory, INQUIRER,
+  Module, Injectable, Inject, Optional, forwardRef, ModuleRef, ContextIdFactory, ConfigurableModuleBuilder, INQUIRER,
   APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER, Scope,
   type CanActivate, type ContextId, type DynamicModule, type ForwardReference, type ModuleMetadata, type Provider
 } from '../../plugin/index.js'
@@ -72,3 +72,33 @@ async function useModuleRef (moduleRef: ModuleRef): Promise<void> {
   void [cats, strict, named, resolved, created]
 }
 void useModuleRef
+
+// ConfigurableModuleBuilder: the methods are named and typed by the builder.
+interface ConfigOptions { folder: string }
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } = new ConfigurableModuleBuilder<ConfigOptions>().build()
+class ConfigModule extends ConfigurableModuleClass {}
+const token: string | symbol = MODULE_OPTIONS_TOKEN
+const sync: DynamicModule = ConfigModule.register({ folder: './config' })
+const async: DynamicModule = ConfigModule.registerAsync({ useFactory: () => ({ folder: './x' }), inject: [Cats], imports: [DbModule] })
+// @ts-expect-error: folder is a string
+ConfigModule.register({ folder: 1 })
+// @ts-expect-error: the options are ConfigOptions
+ConfigModule.register({ path: './config' })
+// @ts-expect-error: the factory gives ConfigOptions
+ConfigModule.registerAsync({ useFactory: () => ({ path: './x' }) })
+const options: typeof OPTIONS_TYPE = { folder: './x' }
+const asyncOptions: typeof ASYNC_OPTIONS_TYPE = { useClass: class { create () { return { folder: '' } } } }
+void [token, sync, async, options, asyncOptions, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE]
+
+const renamed = new ConfigurableModuleBuilder<ConfigOptions>({ moduleName: 'Config' })
+  .setClassMethodName('forRoot')
+  .setFactoryMethodName('createConfigOptions')
+  .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .build()
+class RootConfigModule extends renamed.ConfigurableModuleClass {}
+RootConfigModule.forRoot({ folder: './x', isGlobal: true })
+RootConfigModule.forRootAsync({ useClass: class { createConfigOptions () { return { folder: '' } } } })
+// @ts-expect-error: register was renamed forRoot
+RootConfigModule.register({ folder: './x' })
+// @ts-expect-error: the options class implements createConfigOptions, not create
+RootConfigModule.forRootAsync({ useClass: class { create () { return { folder: '' } } } })
