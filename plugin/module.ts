@@ -20,7 +20,24 @@ export function Module (metadata: ModuleMetadata = {}): ClassDecorator {
       throw new ERR_INVALID_DECLARATION(`@Module() "${key}" must be an array, given ${describe(value)}.`)
     }
   }
+  observeRejections(metadata.imports)
   return legacyDecorator('@Module()', (target: Function) => { Reflect.defineMetadata(kModule, metadata, target) })
+}
+
+const ignore = (): void => {}
+
+/**
+ * An async dynamic module in `imports` may reject before the application is registered: the
+ * rejection is observed here, so Node does not report it as unhandled (or end the process);
+ * registration awaits the Promise and fails with its error.
+ */
+function observeRejections (imports: unknown[] | undefined, seen = new Set<unknown>()): void {
+  for (const entry of imports ?? []) {
+    if (seen.has(entry)) continue
+    seen.add(entry)
+    if (entry instanceof Promise) entry.then(undefined, ignore)
+    else if (typeof entry === 'object' && entry !== null && Array.isArray((entry as ModuleMetadata).imports)) observeRejections((entry as ModuleMetadata).imports, seen)
+  }
 }
 
 /** Makes a module's exports visible to every module without importing it. */

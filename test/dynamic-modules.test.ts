@@ -243,7 +243,7 @@ test('a DynamicModule with an unknown key or a non-array list fails like @Module
   assert.equal(list.message, 'entry 0 of ListModule\'s imports: the dynamic module FeatureModule has "providers" an object with keys [], which must be an array.')
 })
 
-test('an async dynamic module that rejects fails registration with its error as the cause', async () => {
+test('an async dynamic module that rejects fails registration with its error as the cause, and only then', async () => {
   const cause = new Error('vault unreachable')
   @Module({})
   class VaultModule {
@@ -253,6 +253,8 @@ test('an async dynamic module that rejects fails registration with its error as 
   class Other {}
   @Module({ imports: [Other, VaultModule.forRootAsync()] })
   class AppModule {}
+  // Rejected long before registration: reported then, never as an unhandled rejection.
+  await new Promise((resolve) => setTimeout(resolve, 10))
   const error = await registrationError({ module: AppModule })
   assert.equal(error.code, 'FDP_ERR_DYNAMIC_MODULE_FAILED')
   assert.equal(error.message, 'entry 1 of AppModule\'s imports is a Promise that rejected: vault unreachable. ' +
