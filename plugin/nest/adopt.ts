@@ -45,11 +45,13 @@ export function adoptNestMetadata (options: DecoratorPluginOptions): Map<Functio
     if (metadata !== undefined) visitLists(metadata, isNestModule(entry))
   }
 
+  // A list that is not an array is left to the scanner, which says what is wrong with it.
+  const entries = (list: unknown): unknown[] => Array.isArray(list) ? list : []
   const visitLists = (metadata: ModuleMetadata, nest: boolean): void => {
     // NestJS's @Module({}) writes nothing: a bare class a NestJS module imports is such a module.
-    for (const imported of metadata.imports ?? []) visitModule(imported, nest && typeof imported === 'function' && isBare(imported))
-    for (const provider of metadata.providers ?? []) visitProvider(provider)
-    for (const controller of metadata.controllers ?? []) visitController(controller)
+    for (const imported of entries(metadata.imports)) visitModule(imported, nest && typeof imported === 'function' && isBare(imported))
+    for (const provider of entries(metadata.providers)) visitProvider(provider)
+    for (const controller of entries(metadata.controllers)) visitController(controller)
   }
 
   const visitProvider = (entry: unknown): void => {
