@@ -49,15 +49,16 @@ export const errors = Object.freeze({ ...errorClasses })
 export type {
   AbstractType, ArgumentMetadata, ArgumentsHost, BeforeApplicationShutdown, CallHandler, CanActivate, ClassProvider,
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
-  ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions, CustomDecorator, DecoratorPluginOptions,
-  DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext, ExistingProvider, FactoryProvider, ForwardReference,
-  HandleResult, HookName, HttpArgumentsHost, HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleImport,
-  ModuleMetadata, ModulePlugin, ModuleRefGetOptions, NestInterceptor, ObservableLike, OnApplicationBootstrap,
-  OnApplicationShutdown, OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions,
-  ParsePipeOptions, Pipeable, PipeTransform, PrefixTrailingSlash, Provider,
-  ReflectableDecorator, Request, RequestUser, Response, RouteConfigOptions, RouteConstraintsOptions,
-  RouteSchemaOptions, ScopeName, StreamableFileOptions, Type, UploadedFileInfo, UploadedFileOptions,
-  ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions, VersionValue
+  ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
+  CustomDecorator, DecoratorPluginOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
+  ExistingProvider, FactoryProvider, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
+  HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleImport, ModuleMetadata, ModulePlugin,
+  ModuleRefGetOptions, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
+  OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
+  Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, Request, RequestUser, Response,
+  RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, StreamableFileOptions, Type,
+  UploadedFileInfo, UploadedFileOptions, ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions,
+  VersionValue
 } from '../types/index.js'
 export type { FastifyPlugin, GlobalPrefixOptions, HttpAdapter, INestApplication, INestApplicationContext, NestFastifyApplication } from '../types/application.js'
 export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule, RouteInfo } from '../types/middleware.js'
