@@ -2,7 +2,7 @@ import type { ForwardReference } from '../types/index.js'
 import type { ProviderDefinition, Token } from './scanner.js'
 import type { Dependency } from './binding.js'
 import { constructorOwner, injectedProperties, injectTokens, optionalParams } from './injectable.js'
-import { isForwardRef } from './forward-ref.js'
+import { forwardRefTarget, isForwardRef } from './forward-ref.js'
 import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from './errors.js'
 import { tokenName } from './describe.js'
 
@@ -57,7 +57,7 @@ export function declaredDependencies (definition: ProviderDefinition, module: st
 
 // The token a forwardRef() gives once every file has loaded.
 function forwarded (ref: ForwardReference, what: string): unknown {
-  const token = ref.forwardRef()
+  const token = forwardRefTarget(ref)
   if (token === undefined) {
     throw new ERR_UNDEFINED_FORWARD_REF(`${what} returned undefined. ` +
       'It must return the token, e.g. forwardRef(() => CatsService); check the name and that the class is exported from its file.')

@@ -17,3 +17,15 @@ export function forwardRef<T = any> (fn: () => T): ForwardReference<T> {
 export function isForwardRef (value: unknown): value is ForwardReference {
   return typeof value === 'object' && value !== null && typeof (value as ForwardReference).forwardRef === 'function'
 }
+
+// What each forwardRef() gave, so every reader of the graph (the scanner, the NestJS reader) gets
+// the same object from a function that makes one (forwardRef(() => Module.forRoot())).
+const targets = new WeakMap<ForwardReference, unknown>()
+
+/** The forward reference's target; undefined while the function gives nothing. */
+export function forwardRefTarget (ref: ForwardReference): unknown {
+  if (targets.has(ref)) return targets.get(ref)
+  const target = ref.forwardRef()
+  if (target !== undefined) targets.set(ref, target)
+  return target
+}

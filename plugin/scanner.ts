@@ -1,8 +1,8 @@
-import type { DynamicModule, InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
+import type { DynamicModule, ForwardReference, InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
 import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
 import { injectableOptions } from './injectable.js'
-import { isForwardRef } from './forward-ref.js'
+import { forwardRefTarget, isForwardRef } from './forward-ref.js'
 import { kGlobal } from './symbols.js'
 import { isThenable } from './thenable.js'
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from './tokens.js'
@@ -78,12 +78,8 @@ function isPlainObject (value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null
 }
 
-// What a forwardRef() gives, read once per scan: a function making a dynamic module makes it once.
-type Resolved = Map<object, unknown>
-
-function resolveForwardRef (entry: { forwardRef: () => unknown }, where: string, resolved: Resolved): unknown {
-  if (!resolved.has(entry)) resolved.set(entry, entry.forwardRef())
-  const value = resolved.get(entry)
+function resolveForwardRef (entry: ForwardReference, where: string): unknown {
+  const value = forwardRefTarget(entry)
   if (value === undefined) {
     throw new ERR_UNDEFINED_FORWARD_REF(`${where} is a forwardRef() whose function returned undefined. ` +
       'It must return the module class, e.g. forwardRef(() => CatsModule); check the name and that the class is exported from its file.')
@@ -133,14 +129,13 @@ function mergedMetadata (cls: Function, dynamic: DynamicModule | undefined): Mod
  */
 export async function scanModules (root: Type, replace?: Map<Function, Function>): Promise<ModuleGraph> {
   const nodes = new Map<object, ModuleNode>()
-  const resolved: Resolved = new Map()
   const swap = (value: unknown): unknown => replace?.get(value as Function) ?? value
 
   // The module an imports entry stands for: its class or dynamic module, Promises awaited.
   async function moduleOf (entry: unknown, where: string): Promise<{ key: object, cls: Type, dynamic?: DynamicModule }> {
     let value = swap(entry)
     let subject = where
-    if (isForwardRef(value)) value = swap(resolveForwardRef(value, where, resolved))
+    if (isForwardRef(value)) value = swap(resolveForwardRef(value, where))
     if (isThenable(value)) {
       try {
         value = swap(await value)
@@ -195,7 +190,7 @@ export async function scanModules (root: Type, replace?: Map<Function, Function>
   if (!isModule(root)) throw notAModule(root, 'the root module', 'the root module')
   const rootNode = await visit(root, 'the root module')
   const modules = [...nodes.values()]
-  for (const node of modules) addExports(node, swap, resolved)
+  for (const node of modules) addExports(node, swap)
   computeDistances(rootNode, modules)
   return { root: rootNode, modules, globals: modules.filter((m) => m.global) }
 }
@@ -225,10 +220,10 @@ export function appEnhancerMethod (kind: AppEnhancerKind): { what: string, metho
   return [...appEnhancerKinds.values()].find((entry) => entry.kind === kind)!
 }
 
-function addExports (node: ModuleNode, swap: (value: unknown) => unknown, resolved: Resolved): void {
+function addExports (node: ModuleNode, swap: (value: unknown) => unknown): void {
   for (const [index, entry] of (node.metadata.exports ?? []).entries()) {
     let exported = swap(entry)
-    if (isForwardRef(exported)) exported = swap(resolveForwardRef(exported, `exports[${index}] of ${node.name}`, resolved))
+    if (isForwardRef(exported)) exported = swap(resolveForwardRef(exported, `exports[${index}] of ${node.name}`))
     // A dynamic module exports its class: every import of that class is re-exported, as in NestJS.
     // A provider object exports its token.
     const value = isDynamicModule(exported) && 'module' in exported ? exported.module : exported

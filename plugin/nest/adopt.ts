@@ -4,7 +4,9 @@ import { routeDefinitions } from '../controller.js'
 import { paramDefinitions } from '../params.js'
 import { enhancersOf } from '../enhancers.js'
 import { kFilters, kGuards, kInterceptors, kPipes } from '../symbols.js'
-import { constructorOwner, injectTokens } from '../injectable.js'
+import { constructorOwner, injectedProperties, injectTokens } from '../injectable.js'
+import { forwardRefTarget, isForwardRef } from '../forward-ref.js'
+import { isThenable } from '../thenable.js'
 import { internalOptions } from '../internal-options.js'
 import { tokenName } from '../describe.js'
 import { isBare, isNestModule, readController, readInjectable, readModule } from './reader.js'
@@ -18,7 +20,7 @@ const enhancerKeys = [kGuards, kPipes, kInterceptors, kFilters]
  * Classes decorated with the plugin's decorators are walked too: they may use NestJS's
  * guards, pipes or parameter decorators, or be imported by a NestJS module.
  */
-export function adoptNestMetadata (options: DecoratorPluginOptions): Map<Function, string> {
+export async function adoptNestMetadata (options: DecoratorPluginOptions): Promise<Map<Function, string>> {
   const seen = new Set<unknown>()
   // Tokens that may be @nestjs/core's classes, with a class that injects each, for the caller to tell.
   const candidates = new Map<Function, string>()
@@ -28,28 +30,42 @@ export function adoptNestMetadata (options: DecoratorPluginOptions): Map<Functio
     const types: unknown[] = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls)) ?? []
     types.forEach(consider(cls.name))
     injectTokens(cls).forEach(consider(cls.name))
+    for (const property of injectedProperties(cls)) consider(cls.name)(property.token ?? Reflect.getMetadata('design:type', cls.prototype, property.key))
   }
 
-  const visitModule = (entry: unknown, bare = false): void => {
+  const visitModule = async (entry: unknown, bare = false): Promise<void> => {
+    // What the scanner will import: a forward reference's target, a Promise's value.
+    if (isForwardRef(entry)) return await visitModule(forwardRefTarget(entry), bare)
+    if (isThenable(entry)) {
+      let value: unknown
+      try {
+        value = await entry
+      } catch {
+        return // the scanner reports it
+      }
+      return await visitModule(value, bare)
+    }
     // A dynamic module object: its class, and the lists it adds.
     if (typeof entry === 'object' && entry !== null && typeof (entry as { module?: unknown }).module === 'function') {
+      if (seen.has(entry)) return
+      seen.add(entry)
       const dynamic = entry as ModuleMetadata & { module: Function }
-      visitModule(dynamic.module, isBare(dynamic.module))
-      return visitLists(dynamic, true)
+      await visitModule(dynamic.module, isBare(dynamic.module))
+      return await visitLists(dynamic, true)
     }
     if (typeof entry !== 'function' || seen.has(entry)) return
     seen.add(entry)
     readModule(entry, bare)
     read(entry)
     const metadata = moduleMetadata(entry)
-    if (metadata !== undefined) visitLists(metadata, isNestModule(entry))
+    if (metadata !== undefined) await visitLists(metadata, isNestModule(entry))
   }
 
   // A list that is not an array is left to the scanner, which says what is wrong with it.
   const entries = (list: unknown): unknown[] => Array.isArray(list) ? list : []
-  const visitLists = (metadata: ModuleMetadata, nest: boolean): void => {
+  const visitLists = async (metadata: ModuleMetadata, nest: boolean): Promise<void> => {
     // NestJS's @Module({}) writes nothing: a bare class a NestJS module imports is such a module.
-    for (const imported of entries(metadata.imports)) visitModule(imported, nest && typeof imported === 'function' && isBare(imported))
+    for (const imported of entries(metadata.imports)) await visitModule(imported, nest && typeof imported === 'function' && isBare(imported))
     for (const provider of entries(metadata.providers)) visitProvider(provider)
     for (const controller of entries(metadata.controllers)) visitController(controller)
   }
@@ -83,10 +99,10 @@ export function adoptNestMetadata (options: DecoratorPluginOptions): Map<Functio
     }
   }
 
-  visitModule(options?.module)
+  await visitModule(options?.module)
   // Modules the testing entry puts in place of others (overrideModule) are scanned too.
   const replaced = typeof options === 'object' && options !== null ? internalOptions(options)?.replaceModules : undefined
-  for (const module of replaced?.values() ?? []) visitModule(module)
+  for (const module of replaced?.values() ?? []) await visitModule(module)
   for (const list of [options?.globalGuards, options?.globalPipes, options?.globalInterceptors, options?.globalFilters]) {
     if (Array.isArray(list)) list.forEach(visitEnhancer)
   }

@@ -11,5 +11,5 @@ import { readInjectable } from './reader.js'
  * reader of classes the container meets after the scan (middleware classes).
  */
 export async function readNestApplication (options: DecoratorPluginOptions, app: FastifyInstance): Promise<ForeignMetadata> {
-  return { aliases: await nestTokens(adoptNestMetadata(options), app), readClass: readInjectable }
+  return { aliases: await nestTokens(await adoptNestMetadata(options), app), readClass: readInjectable }
 }

@@ -2,8 +2,9 @@ import type { InjectionToken, ModuleMetadata } from '../../types/index.js'
 import type { ParamDefinition } from '../params.js'
 import type { RouteDefinition, RouteMethod } from '../controller.js'
 import type { RedirectDefinition } from '../http.js'
+import type { PropertyInjection } from '../injectable.js'
 import {
-  kCatch, kController, kFilters, kGlobal, kGuards, kHeaders, kHttpCode, kInjectable, kInjectTokens, kInterceptors,
+  kCatch, kController, kFilters, kGlobal, kGuards, kHeaders, kHttpCode, kInjectable, kInjectProperties, kInjectTokens, kInterceptors,
   kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
 } from '../symbols.js'
 import { ERR_NEST_UNSUPPORTED } from '../errors.js'
@@ -101,13 +102,23 @@ export function readInjectable (cls: Function): void {
   }
 }
 
-function readClass (cls: Function): Writes {
-  const properties = [...(own(nestKeys.properties, cls) ?? []), ...(own(nestKeys.optionalProperties, cls) ?? []).map((key: string | symbol) => ({ key }))] as Array<{ key: string | symbol }>
-  if (properties.length > 0) {
-    const keys = [...new Set(properties.map(({ key }) => String(key)))]
-    throw new ERR_NEST_UNSUPPORTED(`${cls.name} injects the propert${keys.length > 1 ? 'ies' : 'y'} ${keys.join(', ')} with @Inject() on a class property, which the plugin does not inject yet. Move ${keys.length > 1 ? 'them' : 'it'} to constructor parameters: constructor(@Inject(token) private readonly name: Type).`)
+// NestJS's injected properties (@Inject() and @Optional() on a property) as the plugin's.
+function readProperties (cls: Function, writes: Writes): void {
+  const properties = own(nestKeys.properties, cls) as Array<{ key: string | symbol, type: unknown }> | undefined
+  if (properties === undefined || properties.length === 0) return
+  const optional = new Set<unknown>(own(nestKeys.optionalProperties, cls) ?? [])
+  const ours = new Map<string | symbol, PropertyInjection>(own(kInjectProperties, cls) ?? inherited(kInjectProperties, cls) ?? [])
+  for (const { key, type } of properties) {
+    // The plugin's own @Inject() on the same property wins.
+    if (ours.get(key)?.inject === true) continue
+    ours.set(key, { key, token: type as PropertyInjection['token'], inject: true, optional: optional.has(key) })
   }
+  writes.push([kInjectProperties, ours, cls])
+}
+
+function readClass (cls: Function): Writes {
   const writes: Writes = []
+  readProperties(cls, writes)
   const options = own(nestKeys.scope, cls) as { scope?: number } | undefined
   if ((own(nestKeys.injectable, cls) === true || options !== undefined) && !Reflect.hasOwnMetadata(kInjectable, cls)) {
     const scope = scopeName(options?.scope, cls.name)

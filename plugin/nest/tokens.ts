@@ -2,20 +2,21 @@ import type { FastifyInstance } from 'fastify'
 import type { TokenAliases } from '../container.js'
 import type { InjectionToken, Type } from '../../types/index.js'
 import { Reflector } from '../reflector.js'
-import { REQUEST } from '../tokens.js'
+import { INQUIRER, REQUEST } from '../tokens.js'
+import { ModuleRef } from '../module-ref.js'
 import { ERR_NEST_UNSUPPORTED } from '../errors.js'
 import { FastifyAdapterHost } from './http-adapter.js'
 
 // The classes of @nestjs/core that NestJS code injects by type; told apart by identity once
 // @nestjs/core is loaded, and loaded only when a token of one of these names is in the application.
-const supported = ['Reflector', 'HttpAdapterHost']
+const supported = ['Reflector', 'HttpAdapterHost', 'ModuleRef']
 // Those the plugin has no stand-in for: injecting one fails with a message that says so.
-const unsupported = ['ModuleRef', 'LazyModuleLoader', 'DiscoveryService', 'MetadataScanner', 'ModulesContainer', 'ApplicationConfig']
+const unsupported = ['LazyModuleLoader', 'DiscoveryService', 'MetadataScanner', 'ModulesContainer', 'ApplicationConfig']
 const coreClasses = new Set([...supported, ...unsupported])
 
 /** Whether `token` may be one of @nestjs/core's classes. */
 export function mayBeCoreToken (token: unknown): token is Function {
-  return typeof token === 'function' && coreClasses.has(token.name) && token !== Reflector
+  return typeof token === 'function' && coreClasses.has(token.name) && token !== Reflector && token !== ModuleRef
 }
 
 /**
@@ -23,7 +24,7 @@ export function mayBeCoreToken (token: unknown): token is Function {
  * (each with the name of a class that injects it).
  */
 export async function nestTokens (candidates: Map<Function, string>, app: FastifyInstance): Promise<TokenAliases> {
-  const aliases: TokenAliases = new Map<InjectionToken, InjectionToken | { useValue: unknown }>([['REQUEST', REQUEST], ['Reflector', Reflector]])
+  const aliases: TokenAliases = new Map<InjectionToken, InjectionToken | { useValue: unknown }>([['REQUEST', REQUEST], ['INQUIRER', INQUIRER], ['Reflector', Reflector]])
   if (candidates.size === 0) return aliases
   let core: Record<string, unknown>
   try {
@@ -35,11 +36,13 @@ export async function nestTokens (candidates: Map<Function, string>, app: Fastif
   const reflector = core.Reflector as Type
   const adapterHost = core.HttpAdapterHost as Type
   if (candidates.has(reflector)) aliases.set(reflector, Reflector)
+  const moduleRef = core.ModuleRef as Type
+  if (candidates.has(moduleRef)) aliases.set(moduleRef, ModuleRef)
   if (candidates.has(adapterHost)) aliases.set(adapterHost, { useValue: new FastifyAdapterHost(app) })
   for (const name of unsupported) {
     const consumer = candidates.get(core[name] as Function)
     if (consumer !== undefined) {
-      throw new ERR_NEST_UNSUPPORTED(`${consumer} injects ${name} of @nestjs/core, which the plugin does not provide${name === 'ModuleRef' ? ' yet' : ''}. Inject the providers it would look up directly; @nestjs/core's Reflector and HttpAdapterHost are provided.`)
+      throw new ERR_NEST_UNSUPPORTED(`${consumer} injects ${name} of @nestjs/core, which the plugin does not provide. Inject the providers it would look up directly; @nestjs/core's Reflector, ModuleRef and HttpAdapterHost are provided.`)
     }
   }
   return aliases

@@ -12,7 +12,7 @@ import { kInternal } from '../../plugin/internal-options.js'
 // The walk that reads NestJS metadata, on its own: what it reaches, and the @nestjs/core
 // classes it reports for the caller to tell.
 
-test('the walk reaches the lists of a dynamic module object, and what the testing entry puts in place of a module', () => {
+test('the walk reaches the lists of a dynamic module object, and what the testing entry puts in place of a module', async () => {
   @nest.Injectable({ scope: nest.Scope.TRANSIENT })
   class FromDynamic { constructor (@nest.Inject('OPTIONS') readonly options: unknown) {} }
   @nest.Controller('dynamic')
@@ -24,7 +24,7 @@ test('the walk reaches the lists of a dynamic module object, and what the testin
   class Replacement {}
   @nest.Module({ imports: [{ module: BareDynamicModule, providers: [FromDynamic], controllers: [DynamicController] }] as any })
   class Root {}
-  adoptNestMetadata({ module: Root, [kInternal]: { replaceModules: new Map([[BareDynamicModule, Replacement]]) } } as any)
+  await adoptNestMetadata({ module: Root, [kInternal]: { replaceModules: new Map([[BareDynamicModule, Replacement]]) } } as any)
   assert.equal(injectTokens(FromDynamic).get(0), 'OPTIONS')
   assert.deepEqual(injectableOptions(FromDynamic), { scope: 'TRANSIENT' })
   assert.equal(controllerDefinition(DynamicController)?.path, 'dynamic')
@@ -33,7 +33,7 @@ test('the walk reaches the lists of a dynamic module object, and what the testin
   assert.deepEqual(injectableOptions(FromReplacement), {})
 })
 
-test('the walk reads global enhancers, overrides and filters given as instances, and names each @nestjs/core candidate\'s consumer', () => {
+test('the walk reads global enhancers, overrides and filters given as instances, and names each @nestjs/core candidate\'s consumer', async () => {
   @nest.Catch(nest.NotFoundException)
   class NotFoundFilter { catch () {} }
   @nest.Injectable()
@@ -42,7 +42,7 @@ test('the walk reads global enhancers, overrides and filters given as instances,
   class Replacement { constructor (@nest.Inject(core.HttpAdapterHost) readonly host: unknown) {} }
   @nest.Module({})
   class Root {}
-  const candidates = adoptNestMetadata({ module: Root, globalGuards: [GlobalGuard], globalFilters: [new NotFoundFilter()], overrides: [{ provide: 'X', useClass: Replacement }] } as any)
+  const candidates = await adoptNestMetadata({ module: Root, globalGuards: [GlobalGuard], globalFilters: [new NotFoundFilter()], overrides: [{ provide: 'X', useClass: Replacement }] } as any)
   assert.deepEqual(catchTypes(new NotFoundFilter()), [nest.NotFoundException])
   assert.deepEqual([...candidates], [[core.Reflector, 'GlobalGuard'], [core.HttpAdapterHost, 'Replacement']])
 })

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict'
 import * as nest from '@nestjs/common'
 import * as core from '@nestjs/core'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { REQUEST, Reflector } from '../../plugin/index.js'
+import { REQUEST, Reflector, ModuleRef } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 
-// NestJS's tokens resolve to the plugin's: the strings 'REQUEST' and 'Reflector', and
-// @nestjs/core's REQUEST, Reflector and HttpAdapterHost.
+// NestJS's tokens resolve to the plugin's: the strings 'REQUEST', 'INQUIRER' and 'Reflector', and
+// @nestjs/core's REQUEST, INQUIRER, Reflector, ModuleRef and HttpAdapterHost.
 
 test('\'REQUEST\' (@nestjs/core\'s REQUEST) injects the Fastify request and makes its consumer request-scoped', async (t) => {
   assert.equal(core.REQUEST, 'REQUEST')
@@ -124,15 +124,30 @@ test('Test.createTestingModule(): NestJS classes compile, and the application\'s
   assert.equal(fastify.container.get(core.HttpAdapterHost).httpAdapter.getInstance(), fastify)
 })
 
+test('@nestjs/core\'s ModuleRef injects the module\'s ModuleRef; \'INQUIRER\' (@nestjs/core\'s INQUIRER) the inquirer', async (t) => {
+  assert.equal(core.INQUIRER, 'INQUIRER')
+  @nest.Injectable({ scope: nest.Scope.TRANSIENT })
+  class ContextLogger {
+    constructor (@nest.Inject(core.INQUIRER) readonly parent: object) {}
+    context () { return this.parent.constructor.name }
+  }
+  @nest.Injectable() class Feature { name = 'feature' }
+  @nest.Injectable()
+  class Lookup {
+    constructor (@nest.Inject(core.ModuleRef) readonly moduleRef: core.ModuleRef, @nest.Inject(ContextLogger) readonly logger: ContextLogger) {}
+  }
+  @nest.Module({ providers: [Lookup, Feature, ContextLogger] })
+  class LookupModule {}
+  const app = await build(t, LookupModule)
+  const lookup = app.container.get(Lookup)
+  assert.ok(lookup.moduleRef instanceof ModuleRef)
+  assert.equal(lookup.moduleRef.get(Feature, { strict: true }), app.container.get(Feature))
+  assert.equal(app.container.get(core.ModuleRef), app.container.get(ModuleRef))
+  assert.equal(lookup.logger.context(), 'Lookup')
+})
+
 test('injecting a class of @nestjs/core the plugin does not provide fails registration, naming the class', async () => {
   const { registrationError } = await import('../helpers/registration.js')
-  @nest.Injectable()
-  class Lookup { constructor (@nest.Inject(core.ModuleRef) readonly moduleRef: core.ModuleRef) {} }
-  @nest.Module({ providers: [Lookup] })
-  class LookupModule {}
-  const error = await registrationError({ module: LookupModule })
-  assert.equal(error.code, 'FDP_ERR_NEST_UNSUPPORTED')
-  assert.match(error.message, /^Lookup injects ModuleRef of @nestjs\/core, which the plugin does not provide yet\./)
   @nest.Module({ providers: [{ provide: 'SCANNER', useFactory: (scanner: unknown) => scanner, inject: [core.MetadataScanner] }] })
   class ScannerModule {}
   assert.match((await registrationError({ module: ScannerModule })).message, /^the provider of "SCANNER" injects MetadataScanner of @nestjs\/core/)
