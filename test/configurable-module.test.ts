@@ -4,6 +4,7 @@ import {
   Module, Injectable, Inject, ConfigurableModuleBuilder, type DynamicModule
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
+import { registrationError } from './helpers/registration.js'
 
 interface ConfigModuleOptions { folder: string }
 
@@ -182,4 +183,26 @@ test('registerAsync() without useFactory, useClass or useExisting fails, naming 
     code: 'FDP_ERR_INVALID_DECLARATION',
     message: 'ConfigModule.registerAsync() needs one of useFactory, useClass or useExisting to make the options, given an object with keys [useFactory, useClass].'
   })
+})
+
+test('provideInjectionTokensFrom adds the providers that inject names; an options class without its method fails naming it', async (t) => {
+  const parent = [{ provide: 'FOLDER', useValue: './given' }, { provide: 'UNUSED', useValue: 'x' }]
+  @Module({
+    imports: [ConfigModule.registerAsync({
+      provideInjectionTokensFrom: parent,
+      inject: [{ token: 'FOLDER', optional: false }],
+      useFactory: (folder: string) => ({ folder })
+    })]
+  })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  assert.equal(app.container.get(ConfigService).folder, './given')
+  assert.throws(() => app.container.get('UNUSED'), { code: 'FDP_ERR_UNKNOWN_TOKEN' })
+
+  class NoCreate { make () { return { folder: '' } } }
+  @Module({ imports: [ConfigModule.registerAsync({ useClass: NoCreate as any })] })
+  class BrokenModule {}
+  const error = await registrationError({ module: BrokenModule })
+  assert.equal(error.code, 'FDP_ERR_PROVIDER_FAILED')
+  assert.match(error.message, /NoCreate, the options factory of ConfigModule\.registerAsync\(\), has no create\(\) method\./)
 })

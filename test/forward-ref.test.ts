@@ -106,6 +106,22 @@ test('property injection with forwardRef resolves a cycle', async (t) => {
   assert.equal(app.container.get(Left).right.left.name(), 'left')
 })
 
+test('a forwardRef cycle that comes back through a useExisting alias gets the aliased class\'s instance', async (t) => {
+  @Injectable()
+  class Engine { constructor (@Inject(forwardRef(() => Car)) readonly car: Car) {} }
+  @Injectable()
+  class Car { constructor (@Inject('ENGINE') readonly engine: Engine) {} }
+  @Module({ providers: [{ provide: 'ENGINE', useExisting: Engine }, Engine, Car] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  const engine = app.container.get(Engine)
+  assert.ok(engine instanceof Engine)
+  assert.equal(app.container.get('ENGINE'), engine)
+  assert.equal(app.container.get(Car).engine, engine)
+  assert.equal(engine.car, app.container.get(Car))
+})
+
 test('a cycle with no forwardRef still fails with its path', async () => {
   @Injectable() class A { constructor (@Inject('B') readonly b: unknown) {} }
   @Injectable() class B { @Inject(A) readonly a!: A }
