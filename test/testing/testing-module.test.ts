@@ -6,7 +6,7 @@ import request from 'supertest'
 import ejs from 'ejs'
 import {
   Module, Controller, Get, Post, Param, Body, Injectable, Inject, Render, UseGuards, ParseIntPipe, Version, FASTIFY,
-  FastifyAdapter, VersioningType, Logger, type CanActivate, type OnModuleInit, type OnModuleDestroy,
+  FastifyAdapter, VersioningType, Logger, APP_GUARD, type CanActivate, type DynamicModule, type OnModuleInit, type OnModuleDestroy,
   type INestApplication, type NestFastifyApplication, type PipeTransform
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
@@ -345,4 +345,35 @@ test('an application whose init() failed still releases the compiled module\'s F
   await app.close()
   await moduleRef.close()
   assert.equal(closed, 2)
+})
+
+test('a spec of dynamic modules and APP_* providers: the application reuses what compile() built', async () => {
+  let built = 0
+  @Injectable()
+  class Settings { constructor (@Inject('FOLDER') readonly folder: string) { built++ } }
+  @Module({})
+  class SettingsModule {
+    static async forRootAsync (folder: string): Promise<DynamicModule> {
+      return { module: SettingsModule, global: true, providers: [{ provide: 'FOLDER', useValue: folder }, Settings], exports: [Settings] }
+    }
+  }
+  @Injectable()
+  class FolderGuard implements CanActivate {
+    constructor (@Inject(Settings) private readonly settings: Settings) {}
+    canActivate (ctx: any) { return ctx.switchToHttp().getRequest().headers.folder === this.settings.folder }
+  }
+  @Controller('files')
+  class FilesController { @Get() list () { return ['a.txt'] } }
+  @Module({ imports: [SettingsModule.forRootAsync('./files')], controllers: [FilesController], providers: [{ provide: APP_GUARD, useClass: FolderGuard }] })
+  class FilesModule {}
+
+  const moduleRef = await Test.createTestingModule({ imports: [FilesModule] }).compile()
+  assert.equal(moduleRef.get(Settings).folder, './files')
+  const app = moduleRef.createNestApplication<NestFastifyApplication>()
+  await app.init()
+  assert.equal(app.get(Settings), moduleRef.get(Settings))
+  assert.equal(built, 1)
+  assert.equal((await app.inject('/files')).statusCode, 403)
+  assert.deepEqual((await app.inject({ url: '/files', headers: { folder: './files' } })).json(), ['a.txt'])
+  await app.close()
 })
