@@ -2,7 +2,10 @@
 // imported unchanged by an application registered with the plugin.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Controller, Get, Module } from '@nestjs/common'
+import { Controller, Get, Injectable, Module, UseInterceptors } from '@nestjs/common'
+import { CACHE_MANAGER, CacheInterceptor, CacheKey, CacheModule, CacheTTL } from '@nestjs/cache-manager'
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus'
+import type { Cache } from 'cache-manager'
 import { APP_GUARD } from '@nestjs/core'
 import { ConfigModule, ConfigService, registerAs } from '@nestjs/config'
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler'
@@ -61,4 +64,70 @@ test('@nestjs/throttler: ThrottlerGuard as APP_GUARD answers 429 on the third re
   // The plugin's body for an exception with a message (NestJS's own handler leaves out `error`).
   assert.deepEqual(third.json(), { statusCode: 429, message: 'ThrottlerException: Too Many Requests', error: 'Too Many Requests' })
   assert.ok(Number(third.headers['retry-after']) > 0)
+})
+
+@Injectable()
+class ClockService {
+  calls = 0
+  now () { return { call: ++this.calls } }
+}
+
+@Controller('cached')
+@UseInterceptors(CacheInterceptor)
+class CachedController {
+  constructor (private readonly clock: ClockService) {}
+
+  @Get()
+  read () { return this.clock.now() }
+
+  @Get('short') @CacheKey('short-key') @CacheTTL(1)
+  short () { return this.clock.now() }
+}
+
+@Module({ imports: [CacheModule.register()], controllers: [CachedController], providers: [ClockService] })
+class CachedApp {}
+
+test('@nestjs/cache-manager: CacheModule.register() with CacheInterceptor answers a GET from the cache', async (t) => {
+  const app = await build(t, CachedApp)
+  assert.deepEqual((await app.inject('/cached')).json(), { call: 1 })
+  // The interceptor caches by the request URL, which it reads through HttpAdapterHost.
+  assert.deepEqual((await app.inject('/cached')).json(), { call: 1 })
+  assert.deepEqual((await app.inject('/cached?page=2')).json(), { call: 2 })
+  const cache = app.container.get<Cache>(CACHE_MANAGER)
+  assert.deepEqual(await cache.get('/cached'), { call: 1 })
+  assert.deepEqual((await app.inject('/cached/short')).json(), { call: 3 })
+  assert.deepEqual(await cache.get('short-key'), { call: 3 })
+})
+
+@Injectable()
+class DatabaseIndicator {
+  up = true
+  constructor (private readonly indicators: HealthIndicatorService) {}
+  isHealthy () {
+    const session = this.indicators.check('database')
+    return this.up ? session.up() : session.down({ reason: 'unreachable' })
+  }
+}
+
+@Controller('health')
+class HealthController {
+  constructor (private readonly health: HealthCheckService, private readonly database: DatabaseIndicator) {}
+
+  @Get() @HealthCheck()
+  check () { return this.health.check([() => this.database.isHealthy()]) }
+}
+
+@Module({ imports: [TerminusModule], controllers: [HealthController], providers: [DatabaseIndicator] })
+class HealthApp {}
+
+test('@nestjs/terminus: a health check answers 200 while its indicator is up, 503 once it is down', async (t) => {
+  const app = await build(t, HealthApp)
+  const healthy = await app.inject('/health')
+  assert.equal(healthy.statusCode, 200)
+  assert.deepEqual(healthy.json(), { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } })
+  app.container.get(DatabaseIndicator).up = false
+  const failing = await app.inject('/health')
+  assert.equal(failing.statusCode, 503)
+  const down = { database: { status: 'down', reason: 'unreachable' } }
+  assert.deepEqual(failing.json(), { status: 'error', info: {}, error: down, details: down })
 })
