@@ -61,6 +61,8 @@ export class Container {
   readonly #all: Binding[] = []
   readonly #seed: ((binding: Binding) => Box | undefined) | undefined
   #contextOf: ContextOf = () => undefined
+  // Each module's place in init order (deepest imports first), from bindApplication().
+  #rank = new Map<ModuleNode, number>()
   #finalized = false
   readonly #aliases = new Map<Token, Token | Binding>()
   readonly #readClass: ((cls: Function) => void) | undefined
@@ -106,6 +108,7 @@ export class Container {
       for (const cls of enhancerClasses(scan)) this.enhancer(scan.module, cls)
     }
     for (const module of modules) this.moduleClass(module)
+    this.#rank = new Map(modules.map((module, i) => [module, i]))
   }
 
   /**
@@ -269,7 +272,11 @@ export class Container {
    */
   async instantiate (contextOf: ContextOf = this.#contextOf): Promise<void> {
     this.#contextOf = contextOf
-    for (const binding of [...this.#all]) {
+    // Module by module, imports first, as NestJS has them: a provider an imported module builds
+    // for its side effect (@nestjs/config's loader filling ConfigService) runs before the
+    // importer's providers read what it fills.
+    const rank = (binding: Binding) => this.#rank.get(binding.module) ?? this.#rank.size
+    for (const binding of [...this.#all].sort((a, b) => rank(a) - rank(b))) {
       if (!binding.perRequest && !binding.transient) await this.#static(binding)
     }
   }

@@ -480,3 +480,31 @@ test('nothing is bound once the container is final: every binding has its scope 
   @Injectable() class Late {}
   assert.throws(() => container.enhancer(graph.root, Late), /Late is bound in AppModule after the container was finalized/)
 })
+
+test('singletons are built module by module, imports first: an imported module\'s side-effect provider runs before the importer\'s', async (t) => {
+  const built: string[] = []
+  // As @nestjs/config's loader fills the store ConfigService reads: nothing injects the loader.
+  @Injectable() class Store { readonly values = new Map<string, string>() }
+  @Injectable() class Loader {
+    constructor (@Inject(Store) store: Store) { store.values.set('secret', 'loaded'); built.push('Loader') }
+  }
+  @Module({ providers: [Store, Loader], exports: [Store] })
+  class ConfigLikeModule {}
+
+  @Injectable() class Strategy {
+    readonly secret: string | undefined
+    constructor (@Inject(Store) store: Store) { this.secret = store.values.get('secret'); built.push('Strategy') }
+  }
+  @Controller('secret')
+  class SecretController {
+    constructor (@Inject(Strategy) private readonly strategy: Strategy) {}
+    @Get() get () { return { secret: this.strategy.secret } }
+  }
+  // The root's own provider is declared (and scanned) before the module it imports is.
+  @Module({ imports: [ConfigLikeModule], controllers: [SecretController], providers: [Strategy] })
+  class Root {}
+
+  const app = await build(t, Root)
+  assert.deepEqual(built, ['Loader', 'Strategy'])
+  assert.deepEqual((await app.inject('/secret')).json(), { secret: 'loaded' })
+})
