@@ -2,10 +2,13 @@
 // imported unchanged by an application registered with the plugin.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Controller, Get, Injectable, Module, UseInterceptors } from '@nestjs/common'
+import { Body, Controller, Get, Injectable, Module, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common'
 import { CACHE_MANAGER, CacheInterceptor, CacheKey, CacheModule, CacheTTL } from '@nestjs/cache-manager'
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus'
 import type { Cache } from 'cache-manager'
+import { JwtModule, JwtService } from '@nestjs/jwt'
+import { AuthGuard, PassportModule, PassportStrategy } from '@nestjs/passport'
+import { ExtractJwt, Strategy } from 'passport-jwt'
 import { APP_GUARD } from '@nestjs/core'
 import { ConfigModule, ConfigService, registerAs } from '@nestjs/config'
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler'
@@ -130,4 +133,56 @@ test('@nestjs/terminus: a health check answers 200 while its indicator is up, 50
   assert.equal(failing.statusCode, 503)
   const down = { database: { status: 'down', reason: 'unreachable' } }
   assert.deepEqual(failing.json(), { status: 'error', info: {}, error: down, details: down })
+})
+
+const auth = registerAs('auth', () => ({ secret: 'test-secret-of-32-characters-long' }))
+
+@Injectable()
+class JwtStrategy extends PassportStrategy(Strategy) {
+  // Registers itself with passport when built: a singleton nothing injects, built at start.
+  constructor (config: ConfigService) {
+    super({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: config.getOrThrow<string>('auth.secret') })
+  }
+
+  validate (payload: { sub: number, name: string }) { return { id: payload.sub, name: payload.name } }
+}
+
+@Controller('auth')
+class AuthController {
+  constructor (private readonly jwt: JwtService) {}
+
+  @Post('login')
+  login (@Body() user: { id: number, name: string }) { return { token: this.jwt.sign({ sub: user.id, name: user.name }) } }
+
+  @Get('me') @UseGuards(AuthGuard('jwt'))
+  me (@Req() request: { user: unknown }) { return request.user }
+}
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [auth] }),
+    PassportModule,
+    JwtModule.registerAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) => ({ secret: config.getOrThrow<string>('auth.secret'), signOptions: { expiresIn: '1h' } })
+    })
+  ],
+  controllers: [AuthController],
+  providers: [JwtStrategy]
+})
+class AuthApp {}
+
+test('@nestjs/jwt and @nestjs/passport: JwtModule.registerAsync() from ConfigService, a passport-jwt strategy behind AuthGuard(\'jwt\')', async (t) => {
+  const app = await build(t, AuthApp)
+  const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { id: 7, name: 'Tom' } })
+  assert.equal(login.statusCode, 201)
+  const { token } = login.json()
+  const me = await app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${token}` } })
+  assert.equal(me.statusCode, 200)
+  assert.deepEqual(me.json(), { id: 7, name: 'Tom' })
+  const anonymous = await app.inject('/auth/me')
+  assert.equal(anonymous.statusCode, 401)
+  assert.deepEqual(anonymous.json(), { message: 'Unauthorized', statusCode: 401 })
+  const forged = await app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${token.slice(0, -2)}xx` } })
+  assert.equal(forged.statusCode, 401)
 })
