@@ -417,7 +417,7 @@ export class Container {
     return this.#scoped(binding, request)
   }
 
-  /** The binding of an APP_* provider, by its token in its module. */
+  /** The binding of a provider `module` declares (an APP_* one included), by its token. */
   declared (module: ModuleNode, token: Token): Binding {
     return this.#declared.get(module)!.get(token)!
   }

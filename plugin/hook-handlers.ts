@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Type } from '../types/index.js'
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import { arity, hooksOf, type HookDefinition } from './hooks.js'
@@ -51,7 +50,8 @@ export function addHooks (instance: FastifyInstance, binding: Binding, container
 
 /** The @Hook methods of the providers a module declares go to the module's context. */
 export function addProviderHooks (instance: FastifyInstance, module: ModuleNode, container: Container): void {
+  // The module's own binding of each: a listed builtin (Reflector) is looked up as the builtin.
   for (const token of module.providers.keys()) {
-    addHooks(instance, container.enhancer(module, token as Type), container)
+    addHooks(instance, container.declared(module, token), container)
   }
 }

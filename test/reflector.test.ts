@@ -129,3 +129,21 @@ test('a custom Roles decorator read by an injected Reflector in a guard and an i
   assert.equal((await as('/docs/edit', 'other')).statusCode, 403)
   assert.equal((await as('/docs/open')).statusCode, 200)
 })
+
+test('Reflector listed among a module\'s providers is still the injected builtin', async (t) => {
+  @Injectable()
+  class HasReflector {
+    constructor (@Inject(Reflector) readonly reflector: Reflector) {}
+  }
+  @Controller('listed')
+  class Listed {
+    constructor (@Inject(HasReflector) private readonly holder: HasReflector) {}
+    @Get() @Roles('reader') get () { return this.holder.reflector.get('roles', Listed.prototype.get) }
+  }
+  @Module({ controllers: [Listed], providers: [HasReflector, Reflector] })
+  class ListedModule {}
+  const app = await build(t, ListedModule)
+  const res = await app.inject('/listed')
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), ['reader'])
+})

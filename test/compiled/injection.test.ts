@@ -2,7 +2,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { FastifyRequest } from 'fastify'
-import { Module, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST } from '../../plugin/index.js'
+import { Module, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, Reflector, UseGuards } from '../../plugin/index.js'
+import { Test } from '../../plugin/testing.js'
 import { build } from '../helpers/app.js'
 import { registrationError } from '../helpers/registration.js'
 
@@ -122,4 +123,26 @@ test('a class with dependencies and no decorator is told to add @Injectable(), n
   assert.match(inherited.message, /^Derived in module DerivedModule has a constructor parameter at index \[0\], but Base, whose constructor it inherits, has no decorator/)
   assert.match(inherited.message, /Add @Injectable\(\) to Base:/)
   assert.doesNotMatch(inherited.message, /emit no decorator metadata/)
+})
+
+test('Test.createTestingModule with Reflector and a guard listed as providers, as NestJS specs do', async () => {
+  @Injectable()
+  class Gate {
+    constructor (readonly reflector: Reflector) {}
+    canActivate () { return true }
+  }
+  @Injectable() class Cats { all () { return ['tom'] } }
+  @Controller('cats')
+  @UseGuards(Gate)
+  class CatsController {
+    constructor (readonly cats: Cats) {}
+    @Get() all () { return this.cats.all() }
+  }
+  const moduleRef = await Test.createTestingModule({ controllers: [CatsController], providers: [Cats, Gate, Reflector] }).compile()
+  try {
+    assert.deepEqual(moduleRef.get(CatsController).all(), ['tom'])
+    assert.ok(moduleRef.get(Gate).reflector instanceof Reflector)
+  } finally {
+    await moduleRef.close()
+  }
 })
