@@ -6,16 +6,16 @@ import { describe } from './describe.js'
 // A process cannot catch these: a listener for them throws.
 const uncatchable = new Set(['SIGKILL', 'SIGSTOP'])
 
-/** The `shutdownSignals` option as signal names (trimmed, upper-cased as NestJS does, once each). */
-export function shutdownSignalsOf (option: unknown): NodeJS.Signals[] {
+/** The `shutdownSignals` option (or what `what` names) as signal names (trimmed, upper-cased as NestJS does, once each). */
+export function shutdownSignalsOf (option: unknown, what = 'decoratorPlugin option "shutdownSignals"'): NodeJS.Signals[] {
   if (option === undefined) return []
   if (!Array.isArray(option)) {
-    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "shutdownSignals" must be an array of signal names such as ['SIGTERM', 'SIGINT'], given ${describe(option)}.`)
+    throw new ERR_INVALID_OPTIONS(`${what} must be an array of signal names such as ['SIGTERM', 'SIGINT'], given ${describe(option)}.`)
   }
   const signals = option.map((entry, i) => {
     const signal = typeof entry === 'string' ? entry.trim().toUpperCase() : ''
     if (!(signal in constants.signals) || uncatchable.has(signal)) {
-      throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "shutdownSignals"[${i}] must be the name of a signal a process can catch (SIGTERM, SIGINT, SIGHUP, ...), given ${describe(entry)}.`)
+      throw new ERR_INVALID_OPTIONS(`${what}[${i}] must be the name of a signal a process can catch (SIGTERM, SIGINT, SIGHUP, ...), given ${describe(entry)}.`)
     }
     return signal as NodeJS.Signals
   })

@@ -19,7 +19,7 @@ const layers: Array<{ name: string, files: string[] }> = [
   { name: 'runtime', files: ['execution-context', 'call-handler', 'pipeline', 'exception-handler', 'hook-handlers', 'versioning', 'shared-version', 'multipart', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
   { name: 'registration', files: ['planner', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
-  { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/seed', 'testing/testing-module'] }
+  { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/cors', 'testing/lookup', 'testing/seed', 'testing/testing-module'] }
 ]
 
 const layerOf = new Map(layers.flatMap(({ files }, level) => files.map((file) => [file.startsWith('types/') ? file : `plugin/${file}`, level])))

@@ -2,7 +2,9 @@
 // `createNestApplication()` gives it, so NestJS specs and bootstrap code type-check unchanged.
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type { LoggerService, LogLevel } from './logger.js'
-import type { CanActivate, EnhancerEntry, ExceptionFilter, InjectionToken, NestInterceptor, PipeTransform, VersioningOptions } from './index.js'
+import type {
+  CanActivate, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
+} from './index.js'
 
 /** A Fastify plugin as `register()` takes it: a function, or an ES module of one. */
 export type FastifyPlugin<Options extends FastifyPluginOptions = any> =
@@ -21,10 +23,10 @@ export interface HttpAdapter<TInstance = FastifyInstance> {
 }
 
 export interface INestApplicationContext {
-  /** A provider or controller instance by token (singletons). */
-  get<T = any>(token: InjectionToken<T>): T
-  /** A request-scoped or transient provider, built for a fresh request context. */
-  resolve<T = any>(token: InjectionToken<T>): Promise<T>
+  /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the root module declares. */
+  get<T = any>(token: InjectionToken<T>, options?: ModuleRefGetOptions): T
+  /** A request-scoped or transient provider, built for `contextId` (a fresh context without it). */
+  resolve<T = any>(token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T>
   /** Runs every `onModuleInit`; resolves to the context itself. */
   init(): Promise<this>
   /** Runs every `onModuleDestroy` and releases the Fastify instance. */
@@ -52,6 +54,13 @@ export interface INestApplication extends INestApplicationContext {
   /** Versioning (`{ type: VersioningType.URI }` when no options are given, as in NestJS). */
   enableVersioning(options?: VersioningOptions): this
   setGlobalPrefix(prefix: string, options?: GlobalPrefixOptions): this
+  /**
+   * The plugin's `shutdownSignals` option: on one of `signals` (NestJS's whole `ShutdownSignal`
+   * list when none are given), `close()` runs the shutdown hooks with the signal's name.
+   */
+  enableShutdownHooks(signals?: Array<NodeJS.Signals | (string & Record<never, never>)>): this
+  /** Registers @fastify/cors (an optional peer dependency) with its options. */
+  enableCors(options?: Record<string, unknown>): this
 }
 
 /** The Fastify flavour of the application, as `@nestjs/platform-fastify` names it. */

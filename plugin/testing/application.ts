@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
+import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
-  CanActivate, Container as PublicContainer, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken, NestInterceptor,
-  PipeTransform, VersioningOptions
+  CanActivate, Container as PublicContainer, ContextId, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken,
+  ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
 import type { FastifyPlugin, GlobalPrefixOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
@@ -10,6 +10,9 @@ import type { FastifyAdapter } from '../fastify-adapter.js'
 import { Logger } from '../logger.js'
 import { ERR_INVALID_OPTIONS } from '../errors.js'
 import { describe } from '../describe.js'
+import { shutdownSignalsOf } from '../shutdown-signals.js'
+import { getIn, resolveIn } from './lookup.js'
+import { loadCors } from './cors.js'
 
 /** What an application needs from the compiled module it serves. */
 export interface ApplicationSource {
@@ -32,6 +35,9 @@ type Options = Omit<DecoratorPluginOptions, 'module' | 'overrides'> & {
   globalFilters: Array<EnhancerEntry<ExceptionFilter>>
 }
 
+// What enableShutdownHooks() with no signals listens for: NestJS's ShutdownSignal values.
+const everyShutdownSignal = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGSEGV', 'SIGUSR2', 'SIGTERM']
+
 /**
  * NestJS's application object over the plugin: what it is told before `init()` becomes plugin
  * options (`useGlobalPipes` -> `globalPipes`, `setGlobalPrefix` -> `prefix`, `enableVersioning`
@@ -43,6 +49,7 @@ export class TestingApplication implements NestFastifyApplication {
   readonly #adapter: FastifyAdapter
   readonly #fastify: FastifyInstance
   readonly #options: Options = { globalGuards: [], globalPipes: [], globalInterceptors: [], globalFilters: [] }
+  #cors: { plugin: FastifyPluginCallback<any>, options: Record<string, unknown> } | undefined
   #starting: Promise<void> | undefined
   #started = false
   #closing: Promise<void> | undefined
@@ -60,6 +67,8 @@ export class TestingApplication implements NestFastifyApplication {
   }
 
   async #start (): Promise<void> {
+    // Before the plugin, so that its onRequest hook answers preflights for every route.
+    if (this.#cors) await this.#fastify.register(this.#cors.plugin, this.#cors.options)
     await this.#fastify.register(decoratorPlugin, { ...this.#source.pluginOptions(), ...this.#options })
     await this.#fastify.ready()
     this.#started = true
@@ -96,10 +105,13 @@ export class TestingApplication implements NestFastifyApplication {
     return this
   }
 
-  get<T = any> (token: InjectionToken<T>): T { return this.#source.current().get(token) }
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T { return getIn(this.#source.current(), token, options) }
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T> {
+    return resolveIn(this.#source.current(), token, contextId, options)
+  }
+
   useLogger (logger: LoggerService | LogLevel[] | false): void { Logger.overrideLogger(logger) }
   flushLogs (): void { Logger.flush() }
-  resolve<T = any> (token: InjectionToken<T>): Promise<T> { return this.#source.current().resolve(token) }
 
   useGlobalGuards (...guards: Array<EnhancerEntry<CanActivate>>): this { return this.#add('useGlobalGuards', this.#options.globalGuards, guards) }
   useGlobalPipes (...pipes: Array<EnhancerEntry<PipeTransform>>): this { return this.#add('useGlobalPipes', this.#options.globalPipes, pipes) }
@@ -109,6 +121,25 @@ export class TestingApplication implements NestFastifyApplication {
   enableVersioning (options: VersioningOptions = { type: 'uri' }): this {
     this.#unstarted('enableVersioning()')
     this.#options.versioning = options
+    return this
+  }
+
+  /** The plugin's `shutdownSignals`: on one of them, `close()` runs the shutdown hooks with its name. */
+  enableShutdownHooks (signals: string[] = []): this {
+    this.#unstarted('enableShutdownHooks()')
+    const listed = signals?.length === 0 ? everyShutdownSignal : signals
+    shutdownSignalsOf(listed, 'enableShutdownHooks(signals): signals')
+    this.#options.shutdownSignals = listed
+    return this
+  }
+
+  /** Registers @fastify/cors (an optional peer) with `options` on the application's instance. */
+  enableCors (options: Record<string, unknown> = {}): this {
+    this.#unstarted('enableCors()')
+    if (options === null || typeof options !== 'object') {
+      throw new ERR_INVALID_OPTIONS(`enableCors() takes @fastify/cors's options such as { origin: 'https://example.com' }, given ${describe(options)}.`)
+    }
+    this.#cors = { plugin: loadCors(), options }
     return this
   }
 

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { Container as PublicContainer, InjectionToken, ModuleMetadata, Provider, Type } from '../../types/index.js'
+import type { Container as PublicContainer, ContextId, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
 import { Module, isModule } from '../module.js'
@@ -9,6 +9,7 @@ import { kInternal, type BuiltApplication } from '../internal-options.js'
 import { ERR_INVALID_OPTIONS } from '../errors.js'
 import { describe, tokenName } from '../describe.js'
 import { seedFrom } from './seed.js'
+import { getIn, resolveIn } from './lookup.js'
 import { TestingApplication, type ApplicationSource } from './application.js'
 
 /** `useFactory()` of an override, as NestJS takes it. */
@@ -145,17 +146,14 @@ export class TestingModule implements ApplicationSource {
     this.#container = context.container
   }
 
-  /** A provider or controller instance by token (singletons). */
-  get<T = any> (token: InjectionToken<T>, options?: { strict?: boolean }): T {
-    if (options?.strict === true) {
-      throw new ERR_INVALID_OPTIONS(`get(${tokenName(token)}, { strict: true }) is not supported; get() looks in the whole application.`)
-    }
-    return this.#container.get(token)
+  /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the test module declares. */
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T {
+    return getIn(this.#container, token, options)
   }
 
-  /** A request-scoped or transient provider, built for a fresh request context. */
-  resolve<T = any> (token: InjectionToken<T>): Promise<T> {
-    return this.#container.resolve(token)
+  /** A request-scoped or transient provider, built for `contextId` (a fresh context without it). */
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T> {
+    return resolveIn(this.#container, token, contextId, options)
   }
 
   useLogger (logger: LoggerService | LogLevel[] | false): void { Logger.overrideLogger(logger) }

@@ -84,3 +84,18 @@ test('a NestJS e2e spec: overrideProvider, createNestApplication(new FastifyAdap
   await request(app.getHttpServer()).get('/cats/abc').expect(400)
   await app.close()
 })
+
+test('the built testing entry: get(token, { strict: true }) looks in the test module only; enableCors() loads @fastify/cors from the package', async () => {
+  const moduleRef = await Test.createTestingModule({ imports: [CatsModule], providers: [Greeter] }).compile()
+  assert.equal(moduleRef.get(Greeter, { strict: true }).greet(), 'hello')
+  assert.throws(() => moduleRef.get(CatsService, { strict: true }), { code: 'FDP_ERR_UNKNOWN_TOKEN', message: /CatsModule does/ })
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter())
+  app.enableCors({ origin: 'https://cats.example' }).enableShutdownHooks(['SIGUSR2'])
+  const listeners = process.listenerCount('SIGUSR2')
+  await app.init()
+  assert.equal(process.listenerCount('SIGUSR2'), listeners + 1)
+  const res = await app.inject({ url: '/cats', headers: { origin: 'https://cats.example' } })
+  assert.equal(res.headers['access-control-allow-origin'], 'https://cats.example')
+  await app.close()
+  assert.equal(process.listenerCount('SIGUSR2'), listeners)
+})

@@ -1,8 +1,10 @@
 // A process for the shutdownSignals tests: it prints what happens, one event a line, and
 // listens on a free port. Arguments: `fail` makes a shutdown hook throw; `own-handler` adds
-// a SIGTERM listener of the app's own.
+// a SIGTERM listener of the app's own; `testing` serves it from Test.createTestingModule() with
+// enableShutdownHooks() instead of the plugin option.
 import Fastify from 'fastify'
-import { Controller, Get, Inject, Injectable, Module, decoratorPlugin } from '../../plugin/index.js'
+import { Controller, FastifyAdapter, Get, Inject, Injectable, Module, decoratorPlugin } from '../../plugin/index.js'
+import { Test } from '../../plugin/testing.js'
 
 const say = (line: string) => process.stdout.write(`${line}\n`)
 const mode = new Set(process.argv.slice(2))
@@ -38,6 +40,11 @@ class AppModule {}
 if (mode.has('own-handler')) process.on('SIGTERM', () => say('own handler'))
 // Errors are logged to stderr, where the test reads them.
 const app = Fastify({ logger: { level: 'error', stream: process.stderr } })
-await app.register(decoratorPlugin, { module: AppModule, shutdownSignals: ['SIGTERM'] })
-await app.listen({ port: 0, host: '127.0.0.1' })
+if (mode.has('testing')) {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  await moduleRef.createNestApplication(new FastifyAdapter(app)).enableShutdownHooks(['SIGTERM']).listen(0, '127.0.0.1')
+} else {
+  await app.register(decoratorPlugin, { module: AppModule, shutdownSignals: ['SIGTERM'] })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+}
 say(`listening ${(app.server.address() as { port: number }).port}`)

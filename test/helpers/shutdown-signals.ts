@@ -71,16 +71,22 @@ const hooks = [
 
 /** The shutdownSignals tests, run by each test lane on its own build of the app process. */
 export function shutdownSignalTests (): void {
-  test('SIGTERM: the request in flight completes, the hooks run with the signal, then the process ends by the signal', { timeout: limit }, async () => {
-    const app = await launch()
-    const response = get(app.port, '/slow')
-    await app.next('request started')
-    app.kill('SIGTERM')
-    assert.deepEqual(await response, { status: 200, body: '{"done":true}' })
-    assert.deepEqual(await app.exited, { code: null, signal: 'SIGTERM' })
-    assert.deepEqual(app.lines.slice(1), ['request started', 'request done', ...hooks])
-    assert.equal(app.stderr(), '')
-  })
+  const served = [
+    ['SIGTERM: the request in flight completes, the hooks run with the signal, then the process ends by the signal', []],
+    ['SIGTERM on a testing application with enableShutdownHooks([\'SIGTERM\']): the same, from the application\'s own listener', ['testing']]
+  ] as const
+  for (const [name, args] of served) {
+    test(name, { timeout: limit }, async () => {
+      const app = await launch([...args])
+      const response = get(app.port, '/slow')
+      await app.next('request started')
+      app.kill('SIGTERM')
+      assert.deepEqual(await response, { status: 200, body: '{"done":true}' })
+      assert.deepEqual(await app.exited, { code: null, signal: 'SIGTERM' })
+      assert.deepEqual(app.lines.slice(1), ['request started', 'request done', ...hooks])
+      assert.equal(app.stderr(), '')
+    })
+  }
 
   test('SIGTERM with a failing shutdown hook: every hook runs, the failure is logged, the process exits with 1', { timeout: limit }, async () => {
     const app = await launch(['fail'])

@@ -6,10 +6,11 @@ import request from 'supertest'
 import ejs from 'ejs'
 import {
   Module, Controller, Get, Post, Param, Body, Injectable, Inject, Render, UseGuards, ParseIntPipe, Version, FASTIFY,
-  FastifyAdapter, VersioningType, Logger, APP_GUARD, type CanActivate, type DynamicModule, type OnModuleInit, type OnModuleDestroy,
+  FastifyAdapter, VersioningType, Logger, APP_GUARD, Scope, ContextIdFactory, type CanActivate, type DynamicModule, type OnModuleInit, type OnModuleDestroy,
   type INestApplication, type NestFastifyApplication, type PipeTransform
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
+import { loadCors } from '../../plugin/testing/cors.js'
 
 const events: string[] = []
 
@@ -293,7 +294,6 @@ test('bad arguments fail with FDP_ERR_INVALID_OPTIONS and say what to do', async
   assert.throws(() => new FastifyAdapter('x' as any), { code: 'FDP_ERR_INVALID_OPTIONS' })
 
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
-  assert.throws(() => moduleRef.get(CatsService, { strict: true }), { code: 'FDP_ERR_INVALID_OPTIONS' })
   assert.throws(() => moduleRef.createNestApplication({} as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /FastifyAdapter/ })
   assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
   const app = moduleRef.createNestApplication()
@@ -376,4 +376,90 @@ test('a spec of dynamic modules and APP_* providers: the application reuses what
   assert.equal((await app.inject('/files')).statusCode, 403)
   assert.deepEqual((await app.inject({ url: '/files', headers: { folder: './files' } })).json(), ['a.txt'])
   await app.close()
+})
+
+test('get(token, { strict: true }) and resolve(token, contextId, { strict: true }) look only in the test module\'s own declarations', async () => {
+  @Injectable({ scope: Scope.REQUEST })
+  class RequestClock { readonly at = Symbol('request') }
+  const moduleRef = await Test.createTestingModule({ imports: [CatsModule], providers: [RequestClock], controllers: [] }).compile()
+  // CatsService is CatsModule's: found in the whole application, not in the test module's own graph.
+  assert.equal(moduleRef.get(CatsService, { strict: false }), moduleRef.get(CatsService))
+  assert.throws(() => moduleRef.get(CatsService, { strict: true }), { code: 'FDP_ERR_UNKNOWN_TOKEN', message: /RootTestModule does not declare it \(CatsModule does\)/ })
+  await assert.rejects(moduleRef.resolve(CatsService, undefined, { strict: true }), { code: 'FDP_ERR_UNKNOWN_TOKEN' })
+  assert.equal(await moduleRef.resolve(CatsService, undefined, { strict: false }), moduleRef.get(CatsService))
+  // A request-scoped provider of the test module: one instance per context id, a new one without.
+  const contextId = ContextIdFactory.create()
+  const first = await moduleRef.resolve(RequestClock, contextId, { strict: true })
+  assert.ok(first instanceof RequestClock)
+  assert.equal(await moduleRef.resolve(RequestClock, contextId), first)
+  assert.notEqual(await moduleRef.resolve(RequestClock), first)
+  assert.throws(() => moduleRef.get(RequestClock, { strict: true }), { code: 'FDP_ERR_SCOPED_PROVIDER' })
+
+  // The application answers the same way, from its own container.
+  const app = moduleRef.createNestApplication()
+  await app.init()
+  assert.equal(app.get(CatsService), moduleRef.get(CatsService))
+  assert.throws(() => app.get(CatsService, { strict: true }), { code: 'FDP_ERR_UNKNOWN_TOKEN' })
+  assert.throws(() => moduleRef.get(CatsService, { strict: true }), { code: 'FDP_ERR_UNKNOWN_TOKEN' })
+  assert.ok(await app.resolve(RequestClock, ContextIdFactory.create(), { strict: true }) instanceof RequestClock)
+  await app.close()
+
+  const unit = await Test.createTestingModule({ controllers: [CatsController], providers: [CatsService, CatsRepository] }).compile()
+  assert.equal(unit.get(CatsController, { strict: true }), unit.get(CatsController))
+  assert.equal(unit.get(CatsService, { strict: true }).findAll()[0], 'Tom')
+  assert.throws(() => unit.get(CatsService, { each: true } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /\{ each: true \}\) is not supported/ })
+  await unit.close()
+})
+
+test('enableShutdownHooks() listens for the signals while the application runs (every NestJS shutdown signal when none are given)', async () => {
+  const count = (signal: NodeJS.Signals) => process.listenerCount(signal)
+  const before = { SIGTERM: count('SIGTERM'), SIGUSR2: count('SIGUSR2'), SIGHUP: count('SIGHUP'), SIGINT: count('SIGINT') }
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const app = moduleRef.createNestApplication()
+  assert.equal(app.enableShutdownHooks(), app)
+  await app.init()
+  assert.deepEqual({ SIGTERM: count('SIGTERM'), SIGUSR2: count('SIGUSR2'), SIGHUP: count('SIGHUP'), SIGINT: count('SIGINT') },
+    { SIGTERM: before.SIGTERM + 1, SIGUSR2: before.SIGUSR2 + 1, SIGHUP: before.SIGHUP + 1, SIGINT: before.SIGINT + 1 })
+  await app.close()
+  assert.deepEqual({ SIGTERM: count('SIGTERM'), SIGUSR2: count('SIGUSR2'), SIGHUP: count('SIGHUP'), SIGINT: count('SIGINT') }, before)
+
+  const listed = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication()
+  listed.enableShutdownHooks([' sigusr2 '])
+  await listed.init()
+  assert.equal(count('SIGUSR2'), before.SIGUSR2 + 1)
+  assert.equal(count('SIGTERM'), before.SIGTERM)
+  await listed.close()
+  assert.equal(count('SIGUSR2'), before.SIGUSR2)
+
+  const bad = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication()
+  assert.throws(() => bad.enableShutdownHooks(['SIGKILL']), { code: 'FDP_ERR_INVALID_OPTIONS', message: /^enableShutdownHooks\(signals\): signals\[0\] must be the name of a signal a process can catch/ })
+  assert.throws(() => bad.enableShutdownHooks('SIGTERM' as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /must be an array/ })
+  await bad.init()
+  assert.throws(() => bad.enableShutdownHooks(), { code: 'FDP_ERR_INVALID_OPTIONS', message: /after init\(\)/ })
+  await bad.close()
+})
+
+test('enableCors() registers @fastify/cors with its options for every route of the application', async () => {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter())
+  assert.equal(app.enableCors({ origin: 'https://cats.example' }), app)
+  await app.init()
+  const preflight = await app.inject({ method: 'OPTIONS', url: '/cats', headers: { origin: 'https://cats.example', 'access-control-request-method': 'POST' } })
+  assert.equal(preflight.statusCode, 204)
+  assert.equal(preflight.headers['access-control-allow-origin'], 'https://cats.example')
+  const res = await app.inject({ url: '/cats', headers: { origin: 'https://cats.example' } })
+  assert.deepEqual(res.json(), { data: ['Tom'] })
+  assert.equal(res.headers['access-control-allow-origin'], 'https://cats.example')
+  assert.throws(() => app.enableCors(), { code: 'FDP_ERR_INVALID_OPTIONS', message: /after init\(\)/ })
+  await app.close()
+
+  // Without it, no CORS header and no preflight route.
+  const plain = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication<NestFastifyApplication>()
+  assert.throws(() => plain.enableCors('*' as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /@fastify\/cors's options/ })
+  await plain.init()
+  assert.equal((await plain.inject({ url: '/cats', headers: { origin: 'https://cats.example' } })).headers['access-control-allow-origin'], undefined)
+  assert.equal((await plain.inject({ method: 'OPTIONS', url: '/cats' })).statusCode, 404)
+  await plain.close()
+
+  assert.throws(() => loadCors('@fastify/no-such-cors'), { code: 'FDP_ERR_MISSING_PEER', message: /Install it: npm install @fastify\/cors/ })
 })

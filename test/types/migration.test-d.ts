@@ -2,7 +2,7 @@
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import {
-  Injectable, Module, FastifyAdapter, ValidationPipe, VersioningType, Logger, RequestMethod,
+  Injectable, Module, FastifyAdapter, ValidationPipe, VersioningType, Logger, RequestMethod, ContextIdFactory,
   type LoggerService, type NestMiddleware, type NestModule, type MiddlewareConsumer, type CanActivate, type ExecutionContext, type Request, type INestApplication, type NestFastifyApplication
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
@@ -50,6 +50,22 @@ export async function e2eSpec (): Promise<void> {
   void res.json()
   await fastifyApp.listen({ port: 0 })
   await fastifyApp.listen(3000, '0.0.0.0')
+  const own: CatsService = moduleRef.get(CatsService, { strict: true })
+  const scoped: CatsService = await moduleRef.resolve(CatsService, ContextIdFactory.create(), { strict: true })
+  const fromApp: CatsService = app.get(CatsService, { strict: false })
+  void [own, scoped, fromApp, await app.resolve(CatsService), await app.resolve(CatsService, ContextIdFactory.create())]
+  // @ts-expect-error: strict is a boolean
+  moduleRef.get(CatsService, { strict: 'yes' })
+  // @ts-expect-error: the second argument of resolve() is a context id
+  await moduleRef.resolve(CatsService, { strict: true })
+  // A bootstrap's calls, as main.ts makes them.
+  const main = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter())
+  main.enableShutdownHooks().enableShutdownHooks(['SIGTERM', 'SIGINT']).enableCors().enableCors({ origin: ['https://cats.example'], credentials: true })
+  main.useLogger(['error', 'warn'])
+  const url: string = await main.getUrl()
+  void url
+  // @ts-expect-error: signals are listed in an array
+  main.enableShutdownHooks('SIGTERM')
   // @ts-expect-error: the header type needs no prefix, it names a header
   app.enableVersioning({ type: VersioningType.HEADER, prefix: 'v' })
   // @ts-expect-error: overrides replace tokens, not numbers
