@@ -1,0 +1,6 @@
+export interface Cat {
+  id: number
+  name: string
+  age: number
+  breed: string
+}
