@@ -15,6 +15,19 @@ export type FastifyPlugin<Options extends FastifyPluginOptions = any> =
 /** `setGlobalPrefix(prefix, options)`: NestJS's `exclude` list is not supported (it fails with a message). */
 export interface GlobalPrefixOptions { exclude?: never }
 
+/**
+ * The options of `createNestApplication(adapter?, options)` that apply here, as NestJS names them;
+ * any other fails with a message (Fastify's server options go to `new FastifyAdapter(options)`).
+ */
+export interface NestApplicationOptions {
+  /** `Logger.overrideLogger()`: a LoggerService, the levels to keep, or false for none. */
+  logger?: LoggerService | LogLevel[] | false
+  /** Holds `Logger` lines back until `useLogger()` or `flushLogs()`. */
+  bufferLogs?: boolean
+  /** `enableCors()`: true, or @fastify/cors's options. */
+  cors?: boolean | Record<string, unknown>
+}
+
 /** The part of NestJS's HTTP adapter that applications and specs use. */
 export interface HttpAdapter<TInstance = FastifyInstance> {
   getInstance<T = TInstance>(): T

@@ -3,7 +3,7 @@ import type {
   CanActivate, Container as PublicContainer, ContextId, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken,
   ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
-import type { FastifyPlugin, GlobalPrefixOptions, NestFastifyApplication } from '../../types/application.js'
+import type { FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../fastify-adapter.js'
@@ -49,15 +49,24 @@ export class TestingApplication implements NestFastifyApplication {
   readonly #adapter: FastifyAdapter
   readonly #fastify: FastifyInstance
   readonly #options: Options = { globalGuards: [], globalPipes: [], globalInterceptors: [], globalFilters: [] }
+  #flushOnUseLogger = false
   #cors: { plugin: FastifyPluginCallback<any>, options: Record<string, unknown> } | undefined
   #starting: Promise<void> | undefined
   #started = false
   #closing: Promise<void> | undefined
 
-  constructor (source: ApplicationSource, adapter: FastifyAdapter) {
+  /** `options`: NestJS's application options that apply here (`logger`, `bufferLogs`, `cors`). */
+  constructor (source: ApplicationSource, adapter: FastifyAdapter, options: NestApplicationOptions = {}) {
     this.#source = source
     this.#adapter = adapter
     this.#fastify = adapter.getInstance()
+    if (options.cors !== undefined && options.cors !== false) this.enableCors(options.cors === true ? {} : options.cors)
+    if (options.logger !== undefined) Logger.overrideLogger(options.logger)
+    // Lines are held back until useLogger() or flushLogs(), as NestJS does.
+    if (options.bufferLogs === true) {
+      Logger.attachBuffer()
+      this.#flushOnUseLogger = true
+    }
   }
 
   /** Registers the plugin with what the application was told, and waits for `ready()`. */
@@ -110,7 +119,12 @@ export class TestingApplication implements NestFastifyApplication {
     return resolveIn(this.#source.current(), token, contextId, options)
   }
 
-  useLogger (logger: LoggerService | LogLevel[] | false): void { Logger.overrideLogger(logger) }
+  useLogger (logger: LoggerService | LogLevel[] | false): void {
+    Logger.overrideLogger(logger)
+    // As NestJS does under bufferLogs: the lines held back go to the logger just given.
+    if (this.#flushOnUseLogger) this.flushLogs()
+  }
+
   flushLogs (): void { Logger.flush() }
 
   useGlobalGuards (...guards: Array<EnhancerEntry<CanActivate>>): this { return this.#add('useGlobalGuards', this.#options.globalGuards, guards) }

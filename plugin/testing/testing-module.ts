@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Container as PublicContainer, ContextId, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
+import type { NestApplicationOptions } from '../../types/application.js'
 import { decoratorPlugin } from '../plugin.js'
 import { Module, isModule } from '../module.js'
 import { FastifyAdapter } from '../fastify-adapter.js'
@@ -118,6 +119,27 @@ export class TestingModuleBuilder {
   }
 }
 
+const applicationKeys = new Set(['logger', 'bufferLogs', 'cors'])
+
+function isPlainObject (value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+// NestJS's application options that have a meaning here; any other is refused rather than ignored.
+function applicationOptions (options: unknown): NestApplicationOptions {
+  if (options === undefined) return {}
+  if (!isPlainObject(options)) {
+    throw new ERR_INVALID_OPTIONS(`createNestApplication(adapter, options): options must be an object such as { logger: false }, given ${describe(options)}.`)
+  }
+  const unknown = Object.keys(options).filter((key) => !applicationKeys.has(key))
+  if (unknown.length > 0) {
+    throw new ERR_INVALID_OPTIONS(`createNestApplication(adapter, options): ${unknown.map((key) => `"${key}"`).join(', ')} is not supported (logger, bufferLogs and cors are). Pass Fastify's server options to new FastifyAdapter() instead.`)
+  }
+  return options
+}
+
 /** NestJS's `Test`: the entry point of module tests. */
 export class Test {
   static createTestingModule (metadata: ModuleMetadata): TestingModuleBuilder {
@@ -175,17 +197,19 @@ export class TestingModule implements ApplicationSource {
    * An application serving the module: `new FastifyAdapter(options | app)` picks its Fastify
    * instance (a new one by default). Routes are registered by `init()` (or `listen()`).
    */
-  createNestApplication<T = TestingApplication> (adapter: FastifyAdapter = new FastifyAdapter(), options?: Record<string, unknown>): T {
+  createNestApplication<T = TestingApplication> (adapter?: FastifyAdapter, options?: NestApplicationOptions): T
+  createNestApplication<T = TestingApplication> (options?: NestApplicationOptions): T
+  createNestApplication<T = TestingApplication> (adapterOrOptions?: FastifyAdapter | NestApplicationOptions, options?: NestApplicationOptions): T {
+    const optionsFirst = isPlainObject(adapterOrOptions)
+    const adapter = optionsFirst ? new FastifyAdapter() : adapterOrOptions ?? new FastifyAdapter()
     if (!(adapter instanceof FastifyAdapter)) {
       throw new ERR_INVALID_OPTIONS(`createNestApplication() takes a FastifyAdapter, given ${describe(adapter)}.`)
     }
-    if (options !== undefined && (options === null || typeof options !== 'object' || Object.keys(options).length > 0)) {
-      throw new ERR_INVALID_OPTIONS(`createNestApplication(adapter, options): application options are not supported, given ${describe(options)}. Pass Fastify's server options to new FastifyAdapter() instead.`)
-    }
+    const settings = applicationOptions(optionsFirst ? adapterOrOptions as NestApplicationOptions : options)
     if (this.#application) {
       throw new ERR_INVALID_OPTIONS('createNestApplication() was already called on this module; compile() the builder again for a second application.')
     }
-    this.#application = new TestingApplication(this, adapter)
+    this.#application = new TestingApplication(this, adapter, settings)
     return this.#application as T
   }
 

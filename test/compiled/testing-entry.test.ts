@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import request from 'supertest'
 import {
-  Module, Controller, Get, Injectable, Param, ParseIntPipe, ValidationPipe, FastifyAdapter,
+  Module, Controller, Get, Injectable, Param, ParseIntPipe, ValidationPipe, FastifyAdapter, Logger,
   type INestApplication, type NestFastifyApplication
 } from 'fastify-decorator-plugin'
 import { createTestApp, Test, type TestingModule } from 'fastify-decorator-plugin/testing'
@@ -98,4 +98,16 @@ test('the built testing entry: get(token, { strict: true }) looks in the test mo
   assert.equal(res.headers['access-control-allow-origin'], 'https://cats.example')
   await app.close()
   assert.equal(process.listenerCount('SIGUSR2'), listeners)
+})
+
+test('the built testing entry: createNestApplication(options) takes bufferLogs and cors', async (t) => {
+  t.after(() => Logger.overrideLogger(true))
+  const lines: unknown[][] = []
+  const app = (await Test.createTestingModule({ imports: [CatsModule] }).compile()).createNestApplication<NestFastifyApplication>({ bufferLogs: true, cors: true })
+  new Logger('Boot').log('held')
+  app.useLogger({ log: (...args: unknown[]) => lines.push(args), error () {}, warn () {} })
+  assert.deepEqual(lines, [['held', 'Boot']])
+  await app.init()
+  assert.equal((await app.inject({ url: '/cats', headers: { origin: 'https://cats.example' } })).headers['access-control-allow-origin'], '*')
+  await app.close()
 })

@@ -294,7 +294,10 @@ test('bad arguments fail with FDP_ERR_INVALID_OPTIONS and say what to do', async
   assert.throws(() => new FastifyAdapter('x' as any), { code: 'FDP_ERR_INVALID_OPTIONS' })
 
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile()
-  assert.throws(() => moduleRef.createNestApplication({} as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /FastifyAdapter/ })
+  class ExpressAdapter {}
+  assert.throws(() => moduleRef.createNestApplication(new ExpressAdapter() as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /takes a FastifyAdapter, given/ })
+  assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), 'logger' as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /options must be an object/ })
+  assert.throws(() => moduleRef.createNestApplication({ rawBody: true, logger: false } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /"rawBody" is not supported \(logger, bufferLogs and cors are\)/ })
   assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
   const app = moduleRef.createNestApplication()
   assert.throws(() => moduleRef.createNestApplication(), { code: 'FDP_ERR_INVALID_OPTIONS', message: /already called/ })
@@ -462,4 +465,36 @@ test('enableCors() registers @fastify/cors with its options for every route of t
   await plain.close()
 
   assert.throws(() => loadCors('@fastify/no-such-cors'), { code: 'FDP_ERR_MISSING_PEER', message: /Install it: npm install @fastify\/cors/ })
+})
+
+test('createNestApplication(options) and (adapter, options) take NestJS\'s logger, bufferLogs and cors', async (t) => {
+  t.after(() => Logger.overrideLogger(true))
+  const calls: unknown[][] = []
+  const service = { log: (...args: unknown[]) => calls.push(args), error () {}, warn () {} }
+
+  // logger: the LoggerService every Logger line goes to from then on.
+  const logged = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication({ logger: service })
+  new Logger('Cats').log('given')
+  assert.deepEqual(calls, [['given', 'Cats']])
+  await logged.close()
+
+  // bufferLogs: lines wait for useLogger(), which flushes them to the logger it is given.
+  calls.length = 0
+  Logger.overrideLogger(true)
+  const buffered = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication(new FastifyAdapter(), { bufferLogs: true })
+  new Logger('Boot').log('held')
+  assert.deepEqual(calls, [])
+  buffered.useLogger(service)
+  assert.deepEqual(calls, [['held', 'Boot']])
+  await buffered.close()
+
+  // cors: true is enableCors() with @fastify/cors's defaults (any origin).
+  const open = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication<NestFastifyApplication>({ cors: true })
+  await open.init()
+  assert.equal((await open.inject({ url: '/cats', headers: { origin: 'https://any.example' } })).headers['access-control-allow-origin'], '*')
+  await open.close()
+  const closed = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication<NestFastifyApplication>({ cors: false, logger: ['error'] })
+  await closed.init()
+  assert.equal((await closed.inject({ url: '/cats', headers: { origin: 'https://any.example' } })).headers['access-control-allow-origin'], undefined)
+  await closed.close()
 })

@@ -3,7 +3,7 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import {
   Injectable, Module, FastifyAdapter, ValidationPipe, VersioningType, Logger, RequestMethod, ContextIdFactory,
-  type LoggerService, type NestMiddleware, type NestModule, type MiddlewareConsumer, type CanActivate, type ExecutionContext, type Request, type INestApplication, type NestFastifyApplication
+  type LoggerService, type NestMiddleware, type NestModule, type MiddlewareConsumer, type CanActivate, type ExecutionContext, type Request, type INestApplication, type NestFastifyApplication, type NestApplicationOptions
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
 
@@ -64,6 +64,14 @@ export async function e2eSpec (): Promise<void> {
   main.useLogger(['error', 'warn'])
   const url: string = await main.getUrl()
   void url
+  // NestJS's application options, with or without an adapter.
+  const quiet: NestApplicationOptions = { logger: false, bufferLogs: true, cors: { origin: true } }
+  moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), quiet).enableCors()
+  moduleRef.createNestApplication({ logger: ['error', 'warn'], cors: true })
+  // @ts-expect-error: rawBody is not an application option here
+  moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true })
+  // @ts-expect-error: logger takes a LoggerService, levels or false
+  moduleRef.createNestApplication({ logger: 'verbose' })
   // @ts-expect-error: signals are listed in an array
   main.enableShutdownHooks('SIGTERM')
   // @ts-expect-error: the header type needs no prefix, it names a header
