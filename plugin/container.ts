@@ -124,7 +124,7 @@ export class Container {
   controller (module: ModuleNode, cls: Type, scope: 'DEFAULT' | 'REQUEST' = 'DEFAULT'): Binding {
     const binding = this.#adHocBinding(module, cls, 'controller')
     // Its scope is @Controller's, not @Injectable's; finalize() spreads it like a provider's.
-    binding.definition = { ...binding.definition, scope }
+    if (binding.definition.scope !== scope) binding.definition = { ...binding.definition, scope }
     binding.transient = false
     return binding
   }

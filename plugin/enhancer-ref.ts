@@ -19,6 +19,8 @@ export interface EnhancerRef<T> {
 /** The refs of one level's guards, pipes, interceptors and filters. */
 export type EnhancerRefLists = { [K in keyof EnhancerKinds]: Array<EnhancerRef<EnhancerKinds[K]>> }
 
+const noRefs: never[] = Object.freeze([]) as never[]
+
 /** Tracks refs so their instances can be filled in once the container has built everything. */
 export class EnhancerRefs {
   readonly #container: Container
@@ -29,6 +31,8 @@ export class EnhancerRefs {
   constructor (container: Container) { this.#container = container }
 
   of<T> (entries: unknown[], module: ModuleNode): Array<EnhancerRef<T>> {
+    // Most levels declare nothing: one shared empty list, frozen so no caller can add to it.
+    if (entries.length === 0) return noRefs
     return entries.map((entry) => {
       if (typeof entry !== 'function') return { value: entry as T, name: (entry as object).constructor.name }
       const ref: EnhancerRef<T> = { value: undefined, binding: this.#container.enhancer(module, entry as Type), name: entry.name }

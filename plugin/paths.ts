@@ -1,5 +1,14 @@
 /** Joins path pieces into `/a/b`, never doubling or dropping slashes; '' when empty. */
 export function joinPath (...parts: string[]): string {
-  const segments = parts.flatMap((part) => part.split('/')).filter((segment) => segment !== '')
-  return segments.length === 0 ? '' : `/${segments.join('/')}`
+  // One pass over the characters: it runs for every route at startup, mostly before V8 optimizes it.
+  let joined = ''
+  for (const part of parts) {
+    let start = 0
+    for (let i = 0; i <= part.length; i++) {
+      if (i < part.length && part.charCodeAt(i) !== 47) continue // '/'
+      if (i > start) joined += '/' + part.slice(start, i)
+      start = i + 1
+    }
+  }
+  return joined
 }

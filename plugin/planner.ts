@@ -4,7 +4,8 @@ import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import type { EnhancerRef, EnhancerRefLists, EnhancerRefs } from './enhancer-ref.js'
 import type { Versioning } from './versioning.js'
-import type { ControllerScan } from './controller-scan.js'
+import type { ControllerScan, HandlerScan } from './controller-scan.js'
+import type { ControllerDefinition } from './controller.js'
 import { kRouteInfo } from './symbols.js'
 import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
 import { createErrorHandler } from './exception-handler.js'
@@ -69,68 +70,96 @@ export interface RouterContext {
  * scopes are known). Nothing touches Fastify until every plan is made and checked.
  */
 export function planController (scan: ControllerScan, ctx: RouterContext): ControllerPlan {
-  const { container, refs, globals } = ctx
   const { module, cls, definition } = scan
-  const binding = container.controller(module, cls, definition.scope)
-  const classEnhancers = refs.lists(scan.enhancers, module)
+  const binding = ctx.container.controller(module, cls, definition.scope)
+  const enhancers = ctx.refs.lists(scan.enhancers, module)
   const prefix = ctx.uriVersioning ? joinPath(ctx.prefix) : joinPath(ctx.prefix, definition.path)
-  const hosts = definition.host === undefined ? [undefined] : (Array.isArray(definition.host) ? definition.host : [definition.host])
-  const routes: RoutePlan[] = []
+  const hosts = definition.host === undefined ? noHost : (Array.isArray(definition.host) ? definition.host : [definition.host])
+  const controller: ControllerPlan = { module, cls, binding, prefix, filters: enhancers.filters, routes: [] }
+  // A function per handler: V8 optimizes a small function that runs for every route much faster
+  // than one that loops over them all (this code runs once per route, at startup).
+  for (let i = 0; i < scan.handlers.length; i++) planHandler(scan.handlers[i], controller, definition, enhancers, hosts, ctx)
+  return controller
+}
 
-  for (const handler of scan.handlers) {
-    const { name, method, params, options } = handler
-    const own = refs.lists(handler.enhancers, module)
-    const guards = [...globals.guards, ...classEnhancers.guards, ...own.guards]
-    const pipes = [...globals.pipes, ...classEnhancers.pipes, ...own.pipes]
-    const interceptors = [...globals.interceptors, ...classEnhancers.interceptors, ...own.interceptors]
-    const paramPipes = new Map(params.map((param) => [param, refs.of<PipeTransform>(param.pipes, module)]))
-    // A handler's own host constraint is more specific than its controller's.
-    const routeHosts = options.constraints?.host !== undefined ? [undefined] : hosts
-    const hostList = (options.constraints?.host !== undefined ? [options.constraints.host] : hosts).filter((host) => host !== undefined) as Host[]
-    checkHostParams(name, params, hostList)
-    const plan: HandlerPlan = { ...handler, cls, controller: binding, pipes, interceptors, hosts: hostList }
-    checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
-    const dtoParams = params.map((param) => ({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...paramPipes.get(param)!] }))
-    const dto = planRouteDtos(name, options.schema, dtoParams, wantsUploads(params), ctx.dto)
-    const methods = handler.routeMethod === 'ALL' ? ctx.allMethods : [handler.routeMethod]
-    // An @All route claims every method: say so when it collides with an explicit one.
-    const owner = handler.routeMethod === 'ALL' ? `${name} (@All)` : name
-    // Like Fastify's prefixTrailingSlash: only a root route, one whose own path is empty, has the choice.
-    const trailingSlash = joinPath(handler.path) === '' ? definition.prefixTrailingSlash ?? ctx.prefixTrailingSlash : 'no-slash'
-    // One set of route options per handler, shared by its versions, hosts and slash variants.
-    const guardHook = guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined
-    const routeOptions: Partial<RouteOptions> = {
-      handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
-      preHandler: buildUploadHook(params),
-      errorHandler: own.filters.length > 0 ? createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs) : undefined,
-      schema: dto.schema,
-      validatorCompiler: dto.validatorCompiler,
-      config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
-    } as Partial<RouteOptions>
+function planHandler (handler: HandlerScan, controller: ControllerPlan, definition: ControllerDefinition, classEnhancers: EnhancerRefLists, hosts: Array<Host | undefined>, ctx: RouterContext): void {
+  const { container, refs, globals } = ctx
+  const { module, cls, binding, prefix, routes } = controller
+  const { name, method, params, options } = handler
+  const own = refs.lists(handler.enhancers, module)
+  const guards = concat(globals.guards, classEnhancers.guards, own.guards)
+  const pipes = concat(globals.pipes, classEnhancers.pipes, own.pipes)
+  const interceptors = concat(globals.interceptors, classEnhancers.interceptors, own.interceptors)
+  const paramPipes = new Map(params.map((param) => [param, refs.of<PipeTransform>(param.pipes, module)]))
+  // A handler's own host constraint is more specific than its controller's.
+  const ownHost = options.constraints?.host !== undefined
+  const routeHosts = ownHost ? noHost : hosts
+  const hostList = ownHost ? [options.constraints!.host as Host] : (hosts === noHost ? noHosts : hosts.filter((host) => host !== undefined) as Host[])
+  checkHostParams(name, params, hostList)
+  const plan: HandlerPlan = { ...handler, cls, controller: binding, pipes, interceptors, hosts: hostList }
+  checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
+  const dtoParams = params.map((param) => ({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...paramPipes.get(param)!] }))
+  const uploads = wantsUploads(params)
+  const rawBody = wantsRawBody(params)
+  const dto = planRouteDtos(name, options.schema, dtoParams, uploads, ctx.dto)
+  const methods = handler.routeMethod === 'ALL' ? ctx.allMethods : [handler.routeMethod]
+  // An @All route claims every method: say so when it collides with an explicit one.
+  const owner = handler.routeMethod === 'ALL' ? `${name} (@All)` : name
+  const path = joinPath(handler.path)
+  // Like Fastify's prefixTrailingSlash: only a root route, one whose own path is empty, has the choice.
+  const trailingSlash = path === '' ? definition.prefixTrailingSlash ?? ctx.prefixTrailingSlash : 'no-slash'
+  // One set of route options per handler, shared by its versions, hosts and slash variants.
+  const guardHook = guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined
+  const routeOptions: Partial<RouteOptions> = {
+    handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
+    preHandler: buildUploadHook(params),
+    errorHandler: own.filters.length > 0 ? createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs) : undefined,
+    schema: dto.schema,
+    validatorCompiler: dto.validatorCompiler,
+    config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
+  } as Partial<RouteOptions>
 
-    for (const variant of ctx.versioning.variants(handler.version)) {
-      for (const host of routeHosts) {
-        const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, handler.path) : joinPath(handler.path)
-        const constraints: Record<string, unknown> = { ...options.constraints }
-        if (host !== undefined) constraints.host = host
-        if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
-        const fullUrl = joinPath(prefix, url) || '/'
-        for (const slash of slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)) {
-          const ending = slash ? '/' : ''
-          routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash, constraints, render: handler.render, rawBody: wantsRawBody(params), uploads: wantsUploads(params), intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
-        }
+  const variants = ctx.versioning.variants(handler.version)
+  for (let v = 0; v < variants.length; v++) {
+    const variant = variants[v]
+    for (let h = 0; h < routeHosts.length; h++) {
+      const host = routeHosts[h]
+      const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, handler.path) : path
+      const constraints: Record<string, unknown> = { ...options.constraints }
+      if (host !== undefined) constraints.host = host
+      if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
+      const fullUrl = joinPath(prefix, url) || '/'
+      const slashes = slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)
+      for (let i = 0; i < slashes.length; i++) {
+        const ending = slashes[i] ? '/' : ''
+        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash: slashes[i], constraints, render: handler.render, rawBody, uploads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
       }
     }
   }
-  return { module, cls, binding, prefix, filters: classEnhancers.filters, routes }
+}
+
+// Planning runs for every handler at startup: the common cases (no host, no enhancers, one URL)
+// share constant lists instead of building new ones. Frozen, so nothing can add to them.
+const noHost = Object.freeze([undefined]) as unknown as Array<Host | undefined>
+const noHosts = Object.freeze([]) as unknown as Host[]
+const noSlash = Object.freeze([false]) as unknown as boolean[]
+const slashOnly = Object.freeze([true]) as unknown as boolean[]
+const bothSlashes = Object.freeze([false, true]) as unknown as boolean[]
+
+// The global, controller and handler lists in that order; a level's own list when the others are empty.
+function concat<T> (global: T[], controller: T[], handler: T[]): T[] {
+  if (controller.length === 0 && handler.length === 0) return global
+  if (global.length === 0 && handler.length === 0) return controller
+  if (global.length === 0 && controller.length === 0) return handler
+  return [...global, ...controller, ...handler]
 }
 
 // Whether each URL a root route is registered under ends with a slash. Under the app's
 // ignoreTrailingSlash one route serves both, and a second would be a duplicate.
 function slashVariants (fullUrl: string, option: PrefixTrailingSlash, ignoreTrailingSlash: boolean): boolean[] {
-  if (fullUrl === '/' || option === 'no-slash') return [false]
-  if (option === 'slash') return [true]
-  return ignoreTrailingSlash ? [false] : [false, true]
+  if (fullUrl === '/' || option === 'no-slash') return noSlash
+  if (option === 'slash') return slashOnly
+  return ignoreTrailingSlash ? noSlash : bothSlashes
 }
 
 function constraintKey (constraints: Record<string, unknown>): string {

@@ -8,7 +8,7 @@ import { EnhancerRefs } from './enhancer-ref.js'
 import { globalEnhancers } from './app-enhancers.js'
 import { createVersioning } from './versioning.js'
 import { checkAppRoutes, checkRoutes, planController, type RouterContext } from './planner.js'
-import { registerController, type Contexts } from './router.js'
+import { named, registerController, type Contexts } from './router.js'
 import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runStart, runStop } from './lifecycle.js'
 import { signalShutdown, shutdownSignalsOf } from './shutdown-signals.js'
@@ -114,25 +114,25 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
 
   // Register: the contexts, routes and hooks, then build the instances and run onModuleInit.
   const contexts: Contexts = new Map()
-  await app.register(async function decoratorRoot (root) {
+  await app.register(named(async function decoratorRoot (root) {
     // Above every filter: answers what failed to go out, so no error text reaches the client.
     root.setErrorHandler(lastResortErrorHandler)
-    await root.register(async function decoratorApp (instance) {
+    await root.register(named(async function decoratorApp (instance) {
       await registerView(instance, app, options.view)
       versioning.install(instance)
       instance.setErrorHandler(createErrorHandler([ctx.globals.filters], refs))
       // Before the module contexts exist: each takes the schemas its parent has.
       for (const schema of ctx.dto.sharedSchemas()) instance.addSchema(schema)
       for (const module of modules) {
-        await instance.register(async function moduleContext (child) {
+        await instance.register(named(async function moduleContext (child) {
           contexts.set(module, child)
           // The module's plugins, then its providers' hooks, apply to every controller registered after them.
           await registerModulePlugins(child, modulePlugins.get(module)!, moduleRoutes(module, plansOf.get(module)!, plans))
           addProviderHooks(child, module, container)
           if (serving) for (const plan of plansOf.get(module)!) await registerController(child, plan, ctx, noAutoHead, contexts)
-        })
+        }))
       }
-    })
+    }))
     // A controller injects its own context; providers, enhancers and module classes their module's.
     await container.instantiate((binding) => contexts.get(binding) ?? contexts.get(binding.module))
     await refs.fill()
@@ -165,7 +165,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     // Once every plugin of the app has loaded, before it listens: NestJS's bootstrap phase.
     root.addHook('onReady', async () => { await runStart(targets, 'onApplicationBootstrap') })
     shutdown.listen()
-  })
+  }))
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', container.publicApi())
 }

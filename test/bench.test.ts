@@ -47,3 +47,13 @@ test('bench raw startup with a plugin per resource: the same 2000 routes answer'
   t.after(() => app.close())
   for (const check of startupChecks) await expect(app, check)
 })
+
+// The startup comparison means something only if every target registers the same routes:
+// `/cN` without a trailing-slash twin, `/cN/:id`, and Fastify's HEAD routes for the GETs.
+test('bench startup: raw Fastify, raw Fastify with a plugin per resource and the plugin register the same routes', async (t) => {
+  const apps = [await buildRaw('startup'), await buildRaw('startup-contexts'), await buildPlugin('startup')]
+  t.after(() => Promise.all(apps.map((app) => app.close())))
+  const [raw, ...others] = apps.map((app) => app.printRoutes({ commonPrefix: false }))
+  assert.match(raw, /^├── \/c0 \(GET, HEAD, POST\)\n│ {3}└── \/:id \(GET, HEAD, DELETE\)\n/)
+  for (const routes of others) assert.equal(routes, raw)
+})

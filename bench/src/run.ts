@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { cpus } from 'node:os'
 import autocannon from 'autocannon'
-import { scenarios, startupChecks, type AppName, type BenchRequest, type Check, type ScenarioName } from './scenarios.js'
+import { scenarios, startupChecksFor, type AppName, type BenchRequest, type Check, type ScenarioName } from './scenarios.js'
 
 // Runs every target through every scenario, alternating targets (raw, plugin, NestJS, raw, ...)
 // round after round so drift of the machine hits them all alike, and prints a markdown table.
@@ -23,6 +23,8 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     'startup-rounds': { type: 'string', default: '5' },
+    // The startup app's controller counts (four routes each), e.g. 500,2000 to see the cost per route.
+    controllers: { type: 'string', default: '500' },
     scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,pipeline-dto,rxjs-interceptor,request-scope,startup' },
     targets: { type: 'string', default: targets.join(',') },
     // Writes a CPU profile of this target's server into the given folder (node --cpu-prof).
@@ -35,16 +37,19 @@ const warmup = Number(opts.warmup)
 const connections = Number(opts.connections)
 const rounds = Number(opts.rounds)
 const startupRounds = Number(opts['startup-rounds'])
+const controllerCounts = opts.controllers.split(',').map(Number)
+for (const count of controllerCounts) if (!Number.isInteger(count) || count < 2) throw new Error(`--controllers takes whole numbers of at least 2, given "${opts.controllers}".`)
 const chosen = opts.scenarios.split(',') as Array<ScenarioName | 'startup'>
 const chosenTargets = opts.targets.split(',') as Target[]
 for (const name of chosen) if (!(name in goals)) throw new Error(`Unknown scenario "${name}"; use ${Object.keys(goals).join(', ')}.`)
 for (const target of chosenTargets) if (!targets.includes(target)) throw new Error(`Unknown target "${target}"; use ${targets.join(', ')}.`)
 
-interface Server { child: ChildProcess, port: number, startupMs: number, rss: number }
+interface Server { child: ChildProcess, port: number, startupMs: number, cpuMs: number, rss: number }
 
-function start (target: Target, name: AppName | 'startup-contexts'): Promise<Server> {
+function start (target: Target, name: AppName | 'startup-contexts', controllers = controllerCounts[0]): Promise<Server> {
   const execArgv = opts.profile === target ? ['--cpu-prof', `--cpu-prof-dir=${opts['profile-dir']}`] : []
-  const child = fork(new URL('./server.js', import.meta.url), [target, name], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const env = { ...process.env, BENCH_CONTROLLERS: String(controllers) }
+  const child = fork(new URL('./server.js', import.meta.url), [target, name], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill(); reject(new Error(`${target} ${name}: not listening after 60 s`)) }, 60_000)
     child.once('message', (message: Omit<Server, 'child'>) => { clearTimeout(timer); resolve({ child, ...message }) })
@@ -116,11 +121,14 @@ const ratio = (value: number | undefined, base: number | undefined): string =>
   value === undefined || base === undefined ? 'n/a' : (value / base).toFixed(2)
 const fmt = (value: number | undefined, digits = 0): string => value === undefined ? 'n/a' : value.toFixed(digits)
 const log = (line: string): void => { process.stderr.write(`${line}\n`) }
+const startupLabel = (target: StartupTarget): string => target === 'contexts' ? 'raw Fastify, a plugin per resource' : label[target]
 
 const throughput = new Map<ScenarioName, Map<Target, Sample[]>>()
 // 'contexts': raw Fastify with one encapsulated plugin per resource, to show what contexts cost.
 type StartupTarget = Target | 'contexts'
-const startup = new Map<StartupTarget, Array<{ ms: number, rss: number }>>()
+interface StartupSample { ms: number, cpu: number, rss: number }
+// Per controller count, each target's starts.
+const startups = new Map<number, Map<StartupTarget, StartupSample[]>>()
 
 for (const name of chosen) {
   if (name === 'startup') continue
@@ -148,18 +156,20 @@ for (const name of chosen) {
 
 if (chosen.includes('startup')) {
   const startupTargets: StartupTarget[] = chosenTargets.includes('raw') ? [...chosenTargets, 'contexts'] : chosenTargets
+  for (const count of controllerCounts) startups.set(count, new Map(startupTargets.map((target) => [target, []])))
   for (let round = 1; round <= startupRounds; round++) {
-    for (const target of startupTargets) {
-      const server = target === 'contexts' ? await start('raw', 'startup-contexts') : await start(target, 'startup')
-      try {
-        await check(server, target === 'contexts' ? 'raw' : target, startupChecks)
-      } finally {
-        await stop(server)
+    for (const count of controllerCounts) {
+      // Every other round in reverse order, so no target always starts right after the same one.
+      for (const target of round % 2 === 1 ? startupTargets : [...startupTargets].reverse()) {
+        const server = target === 'contexts' ? await start('raw', 'startup-contexts', count) : await start(target, 'startup', count)
+        try {
+          await check(server, target === 'contexts' ? 'raw' : target, startupChecksFor(count))
+        } finally {
+          await stop(server)
+        }
+        startups.get(count)!.get(target)!.push({ ms: server.startupMs, cpu: server.cpuMs, rss: server.rss })
+        log(`startup round ${round}, ${count} controllers, ${startupLabel(target)}: ${server.startupMs.toFixed(0)} ms, CPU ${server.cpuMs.toFixed(0)} ms, RSS ${(server.rss / 2 ** 20).toFixed(1)} MB`)
       }
-      const list = startup.get(target) ?? []
-      list.push({ ms: server.startupMs, rss: server.rss })
-      startup.set(target, list)
-      log(`startup round ${round} ${target === 'contexts' ? 'raw Fastify, a plugin per resource' : label[target]}: ${server.startupMs.toFixed(0)} ms, RSS ${(server.rss / 2 ** 20).toFixed(1)} MB`)
     }
   }
 }
@@ -177,13 +187,37 @@ if (throughput.size > 0) {
   }
   lines.push('')
 }
-if (startup.size > 0) {
-  const ms = (target: StartupTarget) => startup.has(target) ? median(startup.get(target)!.map((s) => s.ms)) : undefined
-  const rss = (target: StartupTarget) => startup.has(target) ? median(startup.get(target)!.map((s) => s.rss)) / 2 ** 20 : undefined
-  lines.push('| startup (500 controllers x 4 routes) | raw Fastify | plugin | plugin / raw | target | NestJS | NestJS / raw | NestJS / plugin | raw Fastify, a plugin per resource | plugin / that |')
+for (const [count, startup] of startups) {
+  const of = (target: StartupTarget, key: keyof StartupSample, scale = 1) => startup.has(target) ? median(startup.get(target)!.map((s) => s[key])) / scale : undefined
+  const row = (what: string, key: keyof StartupSample, scale = 1, digits = 0) => {
+    const value = (target: StartupTarget) => of(target, key, scale)
+    return `| ${what} | ${fmt(value('raw'), digits)} | ${fmt(value('plugin'), digits)} | ${ratio(value('plugin'), value('raw'))} | ${goals.startup} | ${fmt(value('nest'), digits)} | ${ratio(value('nest'), value('raw'))} | ${ratio(value('nest'), value('plugin'))} | ${fmt(value('contexts'), digits)} | ${ratio(value('plugin'), value('contexts'))} |`
+  }
+  lines.push(`| startup (${count} controllers x 4 routes) | raw Fastify | plugin | plugin / raw | target | NestJS | NestJS / raw | NestJS / plugin | raw Fastify, a plugin per resource | plugin / that |`)
   lines.push('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|')
-  lines.push(`| time to listening, ms | ${fmt(ms('raw'))} | ${fmt(ms('plugin'))} | ${ratio(ms('plugin'), ms('raw'))} | ${goals.startup} | ${fmt(ms('nest'))} | ${ratio(ms('nest'), ms('raw'))} | ${ratio(ms('nest'), ms('plugin'))} | ${fmt(ms('contexts'))} | ${ratio(ms('plugin'), ms('contexts'))} |`)
-  lines.push(`| RSS after ready, MB | ${fmt(rss('raw'), 1)} | ${fmt(rss('plugin'), 1)} | ${ratio(rss('plugin'), rss('raw'))} | ${goals.startup} | ${fmt(rss('nest'), 1)} | ${ratio(rss('nest'), rss('raw'))} | ${ratio(rss('nest'), rss('plugin'))} | ${fmt(rss('contexts'), 1)} | ${ratio(rss('plugin'), rss('contexts'))} |`)
+  lines.push(row('time to listening, ms', 'ms'))
+  lines.push(row('CPU to listening, ms', 'cpu'))
+  lines.push(row('RSS after ready, MB', 'rss', 2 ** 20, 1))
+  lines.push('')
+  // Each round's own ratio: the two starts of a round ran back to back, under the same load.
+  if (startup.has('plugin') && startup.has('contexts')) {
+    const pairs = startup.get('plugin')!.map((s, i) => s.cpu / startup.get('contexts')![i].cpu)
+    lines.push(`CPU of the plugin / raw Fastify with a plugin per resource, round by round (${count} controllers): median ${median(pairs).toFixed(2)}, from ${Math.min(...pairs).toFixed(2)} to ${Math.max(...pairs).toFixed(2)} over ${pairs.length} rounds.`)
+    lines.push('')
+  }
+}
+// CPU per route: with cost linear in routes, the step from one count to the next costs the same per route.
+if (startups.size > 1) {
+  const counts = [...startups.keys()]
+  const targetsShown = [...startups.get(counts[0])!.keys()]
+  const cpuOf = (count: number, target: StartupTarget): number => median(startups.get(count)!.get(target)!.map((s) => s.cpu))
+  lines.push(`| startup CPU per route, µs | ${targetsShown.map(startupLabel).join(' | ')} |`)
+  lines.push(`|---|${targetsShown.map(() => '---:').join('|')}|`)
+  for (const count of counts) lines.push(`| whole process / routes, ${count * 4} routes | ${targetsShown.map((target) => fmt(1000 * cpuOf(count, target) / (count * 4), 1)).join(' | ')} |`)
+  for (let i = 1; i < counts.length; i++) {
+    const [from, to] = [counts[i - 1], counts[i]]
+    lines.push(`| each route added, ${from * 4} to ${to * 4} routes | ${targetsShown.map((target) => fmt(1000 * (cpuOf(to, target) - cpuOf(from, target)) / ((to - from) * 4), 1)).join(' | ')} |`)
+  }
   lines.push('')
 }
 // Spread between rounds: (max - min) / median of each target's samples.
@@ -192,9 +226,11 @@ lines.push('|---|' + chosenTargets.map(() => '---:').join('|') + '|')
 for (const [name, samples] of throughput) {
   lines.push(`| ${name} req/s | ${chosenTargets.map((target) => spread(samples.get(target)!.map((s) => s.rps))).join(' | ')} |`)
 }
-if (startup.size > 0) {
-  lines.push(`| startup ms | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.ms))).join(' | ')} |`)
-  lines.push(`| startup RSS | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.rss))).join(' | ')} |`)
+for (const [count, startup] of startups) {
+  const at = startups.size > 1 ? `, ${count} controllers` : ''
+  lines.push(`| startup ms${at} | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.ms))).join(' | ')} |`)
+  lines.push(`| startup CPU${at} | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.cpu))).join(' | ')} |`)
+  lines.push(`| startup RSS${at} | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.rss))).join(' | ')} |`)
 }
 lines.push('')
 lines.push(`${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; ${connections} connections, ${duration} s per measurement after ${warmup} s of warm-up, ${rounds} rounds (startup: ${startupRounds} rounds); medians.`)

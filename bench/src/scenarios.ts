@@ -100,11 +100,21 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   }
 }
 
-/** The startup app: CONTROLLERS controllers (c0 ... c499), each with these four routes. */
-export const CONTROLLERS = 500
-export const startupChecks: Check[] = [
-  { method: 'GET', path: '/c0', why: 'first controller, list route', status: 200, json: { c: 0, items: [] } },
-  { method: 'GET', path: '/c499/7', why: 'last controller, route with a parameter', status: 200, json: { c: 499, id: '7' } },
-  { method: 'POST', path: '/c250', headers: json, body: { a: 1 }, why: 'a POST route', status: 201, json: { c: 250, body: { a: 1 } } },
-  { method: 'DELETE', path: '/c1/3', why: 'a DELETE route', status: 200, json: { c: 1, deleted: '3' } }
-]
+/**
+ * The startup app: CONTROLLERS controllers (c0, c1, ...), each with these four routes. 500 unless
+ * the runner asks for another count (`--controllers`), which it hands to the server in
+ * BENCH_CONTROLLERS.
+ */
+export const CONTROLLERS = Number(process.env.BENCH_CONTROLLERS ?? 500)
+/** Requests to the startup app of `count` controllers: its first, middle and last ones. */
+export function startupChecksFor (count: number): Check[] {
+  const last = count - 1
+  const middle = count >> 1
+  return [
+    { method: 'GET', path: '/c0', why: 'first controller, list route', status: 200, json: { c: 0, items: [] } },
+    { method: 'GET', path: `/c${last}/7`, why: 'last controller, route with a parameter', status: 200, json: { c: last, id: '7' } },
+    { method: 'POST', path: `/c${middle}`, headers: json, body: { a: 1 }, why: 'a POST route', status: 201, json: { c: middle, body: { a: 1 } } },
+    { method: 'DELETE', path: '/c1/3', why: 'a DELETE route', status: 200, json: { c: 1, deleted: '3' } }
+  ]
+}
+export const startupChecks = startupChecksFor(CONTROLLERS)

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks'
 import type { AppName } from './scenarios.js'
 
 // One benchmark server: `node server.js <raw|plugin|nest> <scenario>`, on 127.0.0.1, a free port.
-// Reports { port, startupMs, rss } to the runner once listening; exits when the runner goes.
+// Reports { port, startupMs, cpuMs, rss } to the runner once listening; exits when the runner goes.
 
 const [target, name] = process.argv.slice(2) as [string, AppName]
 
@@ -16,6 +16,8 @@ async function start (): Promise<number> {
 }
 
 const port = await start()
-// performance.now() counts from the start of this process.
-process.send!({ port, startupMs: performance.now(), rss: process.memoryUsage().rss })
+// performance.now() counts from the start of this process, and so does its CPU time (user +
+// system, all threads): on a shared machine the CPU time moves much less than the wall time.
+const cpu = process.cpuUsage()
+process.send!({ port, startupMs: performance.now(), cpuMs: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage().rss })
 process.on('disconnect', () => process.exit(0))

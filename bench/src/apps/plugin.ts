@@ -4,8 +4,7 @@ import {
   REQUEST, RouteSchema, Scope, UseGuards, UseInterceptors, decoratorPlugin,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
 } from '../../../plugin/index.js'
-import { map, type Observable } from 'rxjs'
-import { CONTROLLERS, TOKEN, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
+import { CONTROLLERS, TOKEN, itemSchema, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with this plugin. Tokens are named with @Inject so the apps also
 // run where no decorator metadata is emitted (the quick correctness test runs them that way).
@@ -46,20 +45,6 @@ class ItemsController {
   create (@Body() body: Item) { return { id: 1, name: body.name, qty: body.qty } }
 }
 
-// A NestJS-style interceptor: rxjs operators on next.handle().
-@Injectable()
-export class RxWrapInterceptor implements NestInterceptor {
-  intercept (ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(map((data) => ({ data })))
-  }
-}
-
-@Controller('rx')
-@UseInterceptors(RxWrapInterceptor)
-class RxController {
-  @Get(':id') get (@Param('id') id: string) { return rxItem(id) }
-}
-
 @Injectable({ scope: Scope.REQUEST })
 class RequestContext {
   readonly id: string | undefined
@@ -98,7 +83,8 @@ async function rootModule (name: AppName): Promise<Type> {
     // Loaded for this scenario only, so no other one (startup above all) pays for class-validator.
     'pipeline-cv': async () => [(await import('./plugin-cv.js')).ValidatedItemsController],
     'pipeline-dto': async () => [(await import('./plugin-dto.js')).CompiledItemsController],
-    'rxjs-interceptor': () => [RxController],
+    // rxjs too: loaded for this scenario only, as the plugin itself loads it only for intercepted routes.
+    'rxjs-interceptor': async () => [(await import('./plugin-rx.js')).RxController],
     'request-scope': () => [ScopedController],
     startup: startupControllers
   }

@@ -26,11 +26,12 @@ class RequestContext {
   touch (): number { return ++this.#count }
 }
 
-// A resource's four routes, for the startup scenario.
+// A resource's four routes, for the startup scenario. Inside a plugin with a prefix the path is
+// '': Fastify then registers `/cN` alone, as the other targets do, where '/' would add `/cN/` too.
 function resource (app: FastifyInstance, c: number, path: string): void {
-  app.get(path || '/', (request, reply) => { reply.send({ c, items: [] }) })
+  app.get(path, (request, reply) => { reply.send({ c, items: [] }) })
   app.get(`${path}/:id`, (request, reply) => { reply.send({ c, id: (request.params as { id: string }).id }) })
-  app.post(path || '/', (request, reply) => { reply.code(201).send({ c, body: request.body }) })
+  app.post(path, (request, reply) => { reply.code(201).send({ c, body: request.body }) })
   app.delete(`${path}/:id`, (request, reply) => { reply.send({ c, deleted: (request.params as { id: string }).id }) })
 }
 
