@@ -73,8 +73,9 @@ function route (method: RouteMethod) {
     }
     return legacyDecorator(name, (target: object, key: string | symbol) => {
       const owner = target.constructor
-      // Copy inherited routes so a subclass never writes into its base class's list.
-      const routes: RouteDefinition[] = [...(Reflect.getMetadata(kRoutes, owner) ?? [])]
+      // Copy inherited routes so a subclass never writes into its base class's list. The class's
+      // own list first: only its first route decorator has to look up the prototype chain.
+      const routes: RouteDefinition[] = [...(Reflect.getOwnMetadata(kRoutes, owner) ?? Reflect.getMetadata(kRoutes, owner) ?? [])]
       routes.push({ method, path, key })
       Reflect.defineMetadata(kRoutes, routes, owner)
     })

@@ -96,7 +96,8 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const routeHosts = ownHost ? noHost : hosts
   const hostList = ownHost ? [options.constraints!.host as Host] : (hosts === noHost ? noHosts : hosts.filter((host) => host !== undefined) as Host[])
   checkHostParams(name, params, hostList)
-  const plan: HandlerPlan = { ...handler, cls, controller: binding, pipes, interceptors, hosts: hostList }
+  const { key, paramTypes, status, headers, redirect, render } = handler
+  const plan: HandlerPlan = { key, method, params, paramTypes, status, headers, redirect, render, cls, controller: binding, pipes, interceptors, hosts: hostList }
   checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
   const dtoParams = params.map((param) => ({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...paramPipes.get(param)!] }))
   const uploads = wantsUploads(params)
@@ -132,7 +133,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
       const slashes = slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)
       for (let i = 0; i < slashes.length; i++) {
         const ending = slashes[i] ? '/' : ''
-        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash: slashes[i], constraints, render: handler.render, rawBody, uploads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
+        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash: slashes[i], constraints, render, rawBody, uploads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
       }
     }
   }
@@ -163,7 +164,9 @@ function slashVariants (fullUrl: string, option: PrefixTrailingSlash, ignoreTrai
 }
 
 function constraintKey (constraints: Record<string, unknown>): string {
-  return Object.keys(constraints).sort().map((key) => `${key}=${String(constraints[key])}`).join(',')
+  const keys = Object.keys(constraints)
+  if (keys.length === 0) return ''
+  return keys.sort().map((key) => `${key}=${String(constraints[key])}`).join(',')
 }
 
 // Index of the parenthesis closing the one at `open`, skipping escaped characters.
@@ -177,12 +180,19 @@ function closingParenthesis (path: string, open: number): number {
   return path.length
 }
 
+// Segments that are plain text or one parameter with no regular expression or static part.
+const plainParameters = /^(?:\/(?:[^/:]*|:[^/:().-]+))*\/?$/
+const parameterNames = /:[^/:().-]+/g
+
 /**
  * A path as Fastify's router tells routes apart (find-my-way's pattern): parameter names and
  * their regular expressions do not count, so `/:id` and `/:name` are one route, and so are
  * `/:id(^\\d+)` and `/:slug(^[a-z]+)`; static parts beside parameters (`/:file.png`) do.
  */
 export function routeShape (path: string): string {
+  // Most paths have no parameter, or only whole segments like `/:id`: their shape is quick to tell.
+  if (!path.includes(':')) return path
+  if (plainParameters.test(path)) return path.replace(parameterNames, ':')
   let shape = ''
   let i = 0
   while (i < path.length) {
@@ -212,40 +222,45 @@ export function routeShape (path: string): string {
   return shape
 }
 
-function claimKey (method: string, route: RoutePlan): string {
-  return `${method} ${routeShape(route.fullUrl)} ${constraintKey(route.constraints)}`
-}
-
 /** Fails on two handlers claiming one method, path and constraints; plans HEAD beside GET. */
 export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
   const claims = new Map<string, RoutePlan>()
-  for (const route of plans.flatMap((plan) => plan.routes)) {
-    for (const method of route.methods) {
-      const key = claimKey(method, route)
-      const other = claims.get(key)
-      if (other) {
-        const where = Object.keys(route.constraints).length > 0 ? ` with constraints {${constraintKey(route.constraints)}}` : ''
-        const path = other.fullUrl === route.fullUrl ? route.fullUrl : `${other.fullUrl} and ${route.fullUrl} (one path to Fastify's router: parameter names do not tell routes apart)`
-        throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${path}${where}. Give one of them another path, method, host or version.`)
+  // What a route claims beside its method: its path's shape and its constraints, told once.
+  const claimed = new Map<RoutePlan, string>()
+  for (const plan of plans) {
+    for (const route of plan.routes) {
+      const where = ` ${routeShape(route.fullUrl)} ${constraintKey(route.constraints)}`
+      claimed.set(route, where)
+      for (const method of route.methods) {
+        const key = method + where
+        const other = claims.get(key)
+        if (other) {
+          const given = Object.keys(route.constraints).length > 0 ? ` with constraints {${constraintKey(route.constraints)}}` : ''
+          const path = other.fullUrl === route.fullUrl ? route.fullUrl : `${other.fullUrl} and ${route.fullUrl} (one path to Fastify's router: parameter names do not tell routes apart)`
+          throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${path}${given}. Give one of them another path, method, host or version.`)
+        }
+        claims.set(key, route)
       }
-      claims.set(key, route)
     }
   }
   // A GET whose path also has an explicit HEAD handler must not expose Fastify's automatic HEAD.
   const noAutoHead = new Set<RoutePlan>()
-  for (const route of plans.flatMap((plan) => plan.routes)) {
-    const head = claimKey('HEAD', route)
-    if (route.methods.includes('GET') && claims.has(head) && claims.get(head) !== route) noAutoHead.add(route)
+  for (const [route, where] of claimed) {
+    if (!route.methods.includes('GET')) continue
+    const head = claims.get('HEAD' + where)
+    if (head !== undefined && head !== route) noAutoHead.add(route)
   }
   return noAutoHead
 }
 
 /** Fails on a handler that claims a route the app already has, before anything is registered. */
 export function checkAppRoutes (app: FastifyInstance, plans: ControllerPlan[]): void {
-  for (const route of plans.flatMap((plan) => plan.routes)) {
-    for (const method of route.methods) {
-      if (app.hasRoute({ method, url: route.fullUrl, constraints: route.constraints } as Parameters<FastifyInstance['hasRoute']>[0])) {
-        throw new ERR_DUPLICATE_ROUTE(`${route.owner} handles ${method} ${route.fullUrl}, which the app already has as a route of its own. Remove one of them, or give the controller another path or prefix.`)
+  for (const plan of plans) {
+    for (const route of plan.routes) {
+      for (const method of route.methods) {
+        if (app.hasRoute({ method, url: route.fullUrl, constraints: route.constraints } as Parameters<FastifyInstance['hasRoute']>[0])) {
+          throw new ERR_DUPLICATE_ROUTE(`${route.owner} handles ${method} ${route.fullUrl}, which the app already has as a route of its own. Remove one of them, or give the controller another path or prefix.`)
+        }
       }
     }
   }
