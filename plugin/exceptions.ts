@@ -111,25 +111,48 @@ function httpError (status: number, name: string): HttpExceptionClass {
   return Cls
 }
 
+// Each also names its instances' type, as a class would: `catch (exception: NotFoundException, ...)`.
 export const BadRequestException = httpError(400, 'BadRequestException')
+export type BadRequestException = HttpException
 export const UnauthorizedException = httpError(401, 'UnauthorizedException')
+export type UnauthorizedException = HttpException
 export const ForbiddenException = httpError(403, 'ForbiddenException')
+export type ForbiddenException = HttpException
 export const NotFoundException = httpError(404, 'NotFoundException')
+export type NotFoundException = HttpException
 export const MethodNotAllowedException = httpError(405, 'MethodNotAllowedException')
+export type MethodNotAllowedException = HttpException
 export const NotAcceptableException = httpError(406, 'NotAcceptableException')
+export type NotAcceptableException = HttpException
 export const RequestTimeoutException = httpError(408, 'RequestTimeoutException')
+export type RequestTimeoutException = HttpException
 export const ConflictException = httpError(409, 'ConflictException')
+export type ConflictException = HttpException
 export const GoneException = httpError(410, 'GoneException')
+export type GoneException = HttpException
 export const PreconditionFailedException = httpError(412, 'PreconditionFailedException')
+export type PreconditionFailedException = HttpException
 export const PayloadTooLargeException = httpError(413, 'PayloadTooLargeException')
+export type PayloadTooLargeException = HttpException
 export const UnsupportedMediaTypeException = httpError(415, 'UnsupportedMediaTypeException')
+export type UnsupportedMediaTypeException = HttpException
 export const ImATeapotException = httpError(418, 'ImATeapotException')
+export type ImATeapotException = HttpException
 export const MisdirectedException = httpError(421, 'MisdirectedException')
+export type MisdirectedException = HttpException
 export const UnprocessableEntityException = httpError(422, 'UnprocessableEntityException')
+export type UnprocessableEntityException = HttpException
 export const TooManyRequestsException = httpError(429, 'TooManyRequestsException')
+export type TooManyRequestsException = HttpException
 export const InternalServerErrorException = httpError(500, 'InternalServerErrorException')
+export type InternalServerErrorException = HttpException
 export const NotImplementedException = httpError(501, 'NotImplementedException')
+export type NotImplementedException = HttpException
 export const BadGatewayException = httpError(502, 'BadGatewayException')
+export type BadGatewayException = HttpException
 export const ServiceUnavailableException = httpError(503, 'ServiceUnavailableException')
+export type ServiceUnavailableException = HttpException
 export const GatewayTimeoutException = httpError(504, 'GatewayTimeoutException')
+export type GatewayTimeoutException = HttpException
 export const HttpVersionNotSupportedException = httpError(505, 'HttpVersionNotSupportedException')
+export type HttpVersionNotSupportedException = HttpException

@@ -6,10 +6,10 @@ import {
   HttpException, type Request, type Response
 } from '../plugin/index.js'
 
-interface Db { find (id: string): { id: string, name: string } | undefined }
+interface CatsDb { find (id: string): { id: string, name: string } | undefined }
 
 declare module 'fastify' {
-  interface FastifyInstance { db: Db, config: { greeting: string } }
+  interface FastifyInstance { catsDb: CatsDb, config: { greeting: string } }
   interface FastifyRequest { startedBy?: string }
 }
 
@@ -139,7 +139,7 @@ test('FASTIFY gives providers the encapsulated instance, so they can use app dec
   @Injectable()
   class CatsRepository {
     constructor (@Inject(FASTIFY) private readonly fastify: FastifyInstance) {}
-    find (id: string) { return this.fastify.db.find(id) }
+    find (id: string) { return this.fastify.catsDb.find(id) }
     greeting () { return this.fastify.config.greeting }
   }
   @Controller('cats')
@@ -156,7 +156,7 @@ test('FASTIFY gives providers the encapsulated instance, so they can use app dec
   const app = Fastify()
   t.after(() => app.close())
   const rows = new Map([['1', { id: '1', name: 'Tom' }]])
-  app.decorate('db', { find: (id: string) => rows.get(id) })
+  app.decorate('catsDb', { find: (id: string) => rows.get(id) })
   app.decorate('config', { greeting: 'meow' })
   await app.register(decoratorPlugin, { module: CatsModule })
 

@@ -319,7 +319,7 @@ test('@RouteSchema DTO classes that cannot be honoured fail registration, naming
     class BadModule {}
     const app = Fastify()
     t.after(() => app.close())
-    await assert.rejects(app.register(decoratorPlugin, { module: BadModule }).ready(), (error: any) => {
+    await assert.rejects(async () => { await app.register(decoratorPlugin, { module: BadModule }).ready() }, (error: any) => {
       assert.equal(error.code, 'FDP_ERR_INVALID_DECLARATION')
       assert.match(error.message, message)
       return true

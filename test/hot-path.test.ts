@@ -66,7 +66,7 @@ test('synchronous guards call done before the hook returns, with the 403 when on
   const calls: unknown[][] = []
   const returned = hook({ headers: { authorization: 'yes' } }, fakeReply, (...args: unknown[]) => calls.push(args))
   assert.equal(returned, undefined)
-  assert.deepEqual(calls, [[]])
+  assert.deepEqual<unknown[][]>(calls, [[]])
   hook({ headers: {} }, fakeReply, (...args: unknown[]) => calls.push(args))
   assert.equal(calls.length, 2)
   assert.equal((calls[1][0] as any).getStatus(), 403)

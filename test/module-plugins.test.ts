@@ -139,7 +139,7 @@ test('a catch-all route from the plugins of a module without routes fails regist
   @Module({ plugins: [cors] })
   class EmptyModule {}
   const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: EmptyModule }).ready(), (error: any) => {
+  await assert.rejects(async () => { await app.register(decoratorPlugin, { module: EmptyModule }).ready() }, (error: any) => {
     assert.equal(error.code, 'FDP_ERR_INVALID_PLUGIN')
     assert.match(error.message, /EmptyModule's plugins add the catch-all route OPTIONS \*, which would answer for every path of the app, and EmptyModule has no route path free for it\. Give the module a controller, or register the plugin on the app\./)
     return true
@@ -204,7 +204,7 @@ test('a bad plugins entry fails registration naming the module and index, before
     @Module({ plugins: [first, entry as any] })
     class BadModule {}
     const app = Fastify()
-    await assert.rejects(app.register(decoratorPlugin, { module: BadModule }).ready(), (error: any) => {
+    await assert.rejects(async () => { await app.register(decoratorPlugin, { module: BadModule }).ready() }, (error: any) => {
       assert.equal(error.code, 'FDP_ERR_INVALID_PLUGIN')
       assert.match(error.message, message)
       return true
@@ -219,6 +219,6 @@ test('a plugin that fails makes ready() reject with its error', async () => {
   @Module({ plugins: [failing] })
   class FailingModule {}
   const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: FailingModule }).ready(), /plugin failed/)
+  await assert.rejects(async () => { await app.register(decoratorPlugin, { module: FailingModule }).ready() }, /plugin failed/)
   await app.close()
 })

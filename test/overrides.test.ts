@@ -137,7 +137,7 @@ test('a replacement whose dependency the declaring module cannot see fails, nami
   // CatsService lives in FeatureModule, which DataModule (the declarer of Database) does not see.
   class NeedsCats { constructor (@Inject(CatsService) readonly cats: CatsService) {} }
   const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: AppModule, overrides: [{ provide: Database, useClass: NeedsCats }] }).ready(), (error: any) => {
+  await assert.rejects(async () => { await app.register(decoratorPlugin, { module: AppModule, overrides: [{ provide: Database, useClass: NeedsCats }] }).ready() }, (error: any) => {
     assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
     assert.match(error.message, /Cannot resolve CatsService at index \[0\] of Database \(useClass NeedsCats\) in module DataModule/)
     return true
@@ -153,7 +153,7 @@ test('overriding a token that nothing declares fails registration naming the tok
   ] as const) {
     const app = Fastify()
     app.get('/plain', async () => 'plain')
-    await assert.rejects(app.register(decoratorPlugin, { module: AppModule, overrides: [override] }).ready(), (error: any) => {
+    await assert.rejects(async () => { await app.register(decoratorPlugin, { module: AppModule, overrides: [override] }).ready() }, (error: any) => {
       assert.equal(error.code, 'FDP_ERR_UNKNOWN_OVERRIDE')
       assert.ok(error.message.includes(`no module declares ${name}`), error.message)
       return true
@@ -169,13 +169,13 @@ test('a malformed override fails registration naming its index', async () => {
     [[Database, 42], /overrides\[1\] is number 42; a provider is a class or/]
   ] as const) {
     const app = Fastify()
-    await assert.rejects(app.register(decoratorPlugin, { module: AppModule, overrides } as any).ready(), (error: any) => {
+    await assert.rejects(async () => { await app.register(decoratorPlugin, { module: AppModule, overrides } as any).ready() }, (error: any) => {
       assert.equal(error.code, 'FDP_ERR_INVALID_PROVIDER')
       assert.match(error.message, pattern)
       return true
     })
   }
-  await assert.rejects(Fastify().register(decoratorPlugin, { module: AppModule, overrides: { provide: Database } } as any).ready(), {
+  await assert.rejects(async () => { await Fastify().register(decoratorPlugin, { module: AppModule, overrides: { provide: Database } } as any).ready() }, {
     code: 'FDP_ERR_INVALID_OPTIONS',
     message: 'decoratorPlugin option "overrides" must be an array of providers, given an object with keys [provide].'
   })
@@ -183,7 +183,7 @@ test('a malformed override fails registration naming its index', async () => {
 
 test('overriding a controller is refused: controllers are not providers', async () => {
   const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: AppModule, overrides: [{ provide: CatsController, useValue: {} }] }).ready(), (error: any) => {
+  await assert.rejects(async () => { await app.register(decoratorPlugin, { module: AppModule, overrides: [{ provide: CatsController, useValue: {} }] }).ready() }, (error: any) => {
     assert.equal(error.code, 'FDP_ERR_UNKNOWN_OVERRIDE')
     assert.match(error.message, /CatsController is a controller/)
     return true

@@ -102,7 +102,7 @@ test('registering the plugin twice on one instance fails with one coded error sh
   const app = Fastify()
   await app.register(decoratorPlugin, { module: AppModule })
   app.register(async (child) => { await child.register(decoratorPlugin, { module: AdminModule }) })
-  await assert.rejects(app.ready(), { code: 'FDP_ERR_ALREADY_REGISTERED' })
+  await assert.rejects(async () => { await app.ready() }, { code: 'FDP_ERR_ALREADY_REGISTERED' })
   await app.close()
 })
 

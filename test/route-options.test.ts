@@ -217,6 +217,7 @@ test('@RouteConstraints adds a host constraint', async (t) => {
 })
 
 test('@RouteConstraints with a custom strategy the app registered', async (t) => {
+  type TenantStorage = ReturnType<Parameters<FastifyInstance['addConstraintStrategy']>[0]['storage']>
   @Controller('reports')
   class ReportsController {
     @Get()
@@ -228,13 +229,13 @@ test('@RouteConstraints with a custom strategy the app registered', async (t) =>
   const app = await build(t, ReportsModule, {}, (app) => {
     app.addConstraintStrategy({
       name: 'tenant',
-      storage () {
-        const store = new Map<string, unknown>()
-        return { get: (key: string) => store.get(key) ?? null, set: (key: string, value: unknown) => { store.set(key, value) } }
+      storage (): TenantStorage {
+        const store = new Map<unknown, Parameters<TenantStorage['set']>[1]>()
+        return { get: (key) => store.get(key) ?? null, set: (key, value) => { store.set(key, value) } }
       },
       deriveConstraint: (req) => req.headers['x-tenant'] as string,
       mustMatchWhenDerived: true
-    } as any)
+    })
   })
   assert.equal((await app.inject({ url: '/reports', headers: { 'x-tenant': 'acme' } })).body, 'acme reports')
   assert.equal((await app.inject({ url: '/reports', headers: { 'x-tenant': 'other' } })).statusCode, 404)
@@ -295,7 +296,7 @@ test('a constraint no strategy handles fails registration naming the handler', a
   @Module({ controllers: [XController] })
   class XModule {}
   const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: XModule }).ready(), (error: any) => {
+  await assert.rejects(async () => { await app.register(decoratorPlugin, { module: XModule }).ready() }, (error: any) => {
     assert.equal(error.code, 'FDP_ERR_INVALID_DECLARATION')
     assert.match(error.message, /XController\.get: @RouteConstraints\(\) uses the constraint "planet", which no strategy handles/)
     return true

@@ -135,7 +135,7 @@ test('attachFieldsToBody: true works too', async (t) => {
 
 test('without @fastify/multipart, registration fails naming the handler and the fix', async () => {
   const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: UploadModule }).ready(), (error: any) => {
+  await assert.rejects(async () => { await app.register(decoratorPlugin, { module: UploadModule }).ready() }, (error: any) => {
     assert.equal(error.code, 'FDP_ERR_MISSING_PEER')
     assert.match(error.message, /^UploadController\.avatar takes @UploadedFile\(\)\/@UploadedFiles\(\), which read files through @fastify\/multipart, but no @fastify\/multipart is registered/)
     assert.match(error.message, /list it in UploadModule's plugins/)

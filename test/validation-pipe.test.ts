@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import { IsInt, IsOptional, IsString, Min, ValidateNested, ArrayMinSize } from 'class-validator'
 import { Type } from 'class-transformer'
 import { Module, Controller, Get, Post, Body, Query, Param, UsePipes, ValidationPipe, HttpException, BadRequestException } from '../plugin/index.js'
-import type { ArgumentMetadata } from '../plugin/index.js'
-import { loadPeers, type ValidationError, type ValidationPipeOptions } from '../plugin/validation-pipe.js'
+import type { ArgumentMetadata, ValidationError, ValidationPipeOptions } from '../plugin/index.js'
+import { loadPeers } from '../plugin/validation-pipe.js'
 import { build } from './helpers/app.js'
 
 class Inner {
@@ -38,7 +38,7 @@ test('a valid DTO passes: the original value without transform, a DTO instance w
 
 test('errors are a 400 whose message lists every constraint, nested ones with their path', async () => {
   const pipe = new ValidationPipe()
-  await assert.rejects(pipe.transform({ name: 1, age: 0, inner: { n: 'x' }, list: [{ n: 1 }, { n: 1.5 }] }, body), (error) => {
+  await assert.rejects(Promise.resolve(pipe.transform({ name: 1, age: 0, inner: { n: 'x' }, list: [{ n: 1 }, { n: 1.5 }] }, body)), (error) => {
     assert.deepEqual(messagesOf(error), {
       statusCode: 400,
       message: ['name must be a string', 'age must not be less than 1', 'inner.n must be an integer number', 'list.1.n must be an integer number'],
@@ -47,7 +47,7 @@ test('errors are a 400 whose message lists every constraint, nested ones with th
     return true
   })
   // A missing body validates as {} so required fields report.
-  await assert.rejects(pipe.transform(undefined, body), (error) => {
+  await assert.rejects(Promise.resolve(pipe.transform(undefined, body)), (error) => {
     assert.deepEqual((messagesOf(error) as any).message, ['name must be a string', 'age must not be less than 1', 'age must be an integer number'])
     return true
   })
@@ -58,7 +58,7 @@ test('whitelist strips unknown properties; forbidNonWhitelisted rejects them', a
   assert.deepEqual(plain(await new ValidationPipe({ whitelist: true }).transform(value, body)), { name: 'Tom', age: 3 })
   const instance = await new ValidationPipe({ whitelist: true, transform: true }).transform(value, body) as CreateCat & { extra?: unknown }
   assert.equal(instance.extra, undefined)
-  await assert.rejects(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }).transform(value, body), (error) => {
+  await assert.rejects(Promise.resolve(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }).transform(value, body)), (error) => {
     assert.deepEqual((messagesOf(error) as any).message, ['property extra should not exist'])
     return true
   })
@@ -70,7 +70,7 @@ test('primitives, missing metatypes and custom parameters are not validated', as
     assert.equal(await pipe.transform('x', { type: 'body', metatype: metatype as any }), 'x')
   }
   assert.equal(await pipe.transform('x', { type: 'custom', metatype: CreateCat }), 'x')
-  await assert.rejects(new ValidationPipe({ validateCustomDecorators: true }).transform({}, { type: 'custom', metatype: CreateCat }), BadRequestException)
+  await assert.rejects(Promise.resolve(new ValidationPipe({ validateCustomDecorators: true }).transform({}, { type: 'custom', metatype: CreateCat })), BadRequestException)
 })
 
 test('transform converts primitives by design type, for named param and query values only', async () => {
@@ -86,13 +86,13 @@ test('transform converts primitives by design type, for named param and query va
 })
 
 test('errorHttpStatusCode, exceptionFactory and disableErrorMessages shape the error', async () => {
-  await assert.rejects(new ValidationPipe({ errorHttpStatusCode: 422 }).transform({}, body), (error) => {
+  await assert.rejects(Promise.resolve(new ValidationPipe({ errorHttpStatusCode: 422 }).transform({}, body)), (error) => {
     assert.equal((error as HttpException).getStatus(), 422)
     assert.equal((messagesOf(error) as any).error, 'Unprocessable Entity')
     return true
   })
-  await assert.rejects(new ValidationPipe({ exceptionFactory: (errors) => new Error(errors.map((e) => e.property).join()) }).transform({ age: 2 }, body), /^Error: name$/)
-  await assert.rejects(new ValidationPipe({ disableErrorMessages: true }).transform({}, body), (error) => {
+  await assert.rejects(Promise.resolve(new ValidationPipe({ exceptionFactory: (errors) => new Error(errors.map((e) => e.property).join()) }).transform({ age: 2 }, body)), /^Error: name$/)
+  await assert.rejects(Promise.resolve(new ValidationPipe({ disableErrorMessages: true }).transform({}, body)), (error) => {
     assert.deepEqual(messagesOf(error), { statusCode: 400, message: 'Bad Request', error: 'Bad Request' })
     return true
   })
@@ -177,7 +177,7 @@ test('a DTO parameter never receives a value that is not an object, under every 
       for (const metadata of places) {
         for (const [label, value] of notObjects) {
           const what = `${label} as ${metadata.type} ${metadata.data ?? ''} with ${JSON.stringify(options)}`
-          await assert.rejects(pipe.transform(structuredClone(value), metadata), (error) => {
+          await assert.rejects(Promise.resolve(pipe.transform(structuredClone(value), metadata)), (error) => {
             assert.ok(error instanceof HttpException, what)
             assert.equal(error.getStatus(), status ?? 400, what)
             return true
@@ -212,7 +212,7 @@ test('what a refused non-object reads: NestJS\'s `property 0 should not exist` f
   assert.deepEqual(await messages(new ValidationPipe(), [], { type: 'body', metatype: CreateCat }), ['body must be an object', 'name must be a string', 'age must not be less than 1', 'age must be an integer number'])
   // exceptionFactory gets the refusal as a ValidationError like the others.
   const seen: ValidationError[][] = []
-  await assert.rejects(new ValidationPipe({ exceptionFactory: (errors) => { seen.push(errors); return new BadRequestException('custom') } }).transform(true, { type: 'body', metatype: PatchDto, data: 'patch' }), /custom/)
+  await assert.rejects(Promise.resolve(new ValidationPipe({ exceptionFactory: (errors) => { seen.push(errors); return new BadRequestException('custom') } }).transform(true, { type: 'body', metatype: PatchDto, data: 'patch' })), /custom/)
   assert.deepEqual(seen, [[{ property: 'patch', value: true, constraints: { isObject: 'patch must be an object' }, children: [] }]])
   // Nothing given is not a value: it validates as {} and the handler gets nothing, as in NestJS.
   assert.equal(await strict.transform(undefined, body), undefined)

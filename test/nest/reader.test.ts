@@ -252,7 +252,7 @@ test('versions: @Version and @Controller({ version }) with NestJS\'s VERSION_NEU
   assert.equal((await app.inject({ url: '/v', headers: { 'x-api-version': '1' } })).body, 'v1')
   assert.equal((await app.inject({ url: '/v', headers: { 'x-api-version': '2' } })).body, 'v2')
   assert.equal((await app.inject('/v')).body, 'neutral')
-  assert.equal(VERSION_NEUTRAL !== nest.VERSION_NEUTRAL, true)
+  assert.notEqual(VERSION_NEUTRAL, nest.VERSION_NEUTRAL)
 })
 
 test('@Render(): a NestJS handler renders through @fastify/view', async (t) => {

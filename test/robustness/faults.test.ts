@@ -101,7 +101,7 @@ test('a provider factory that throws at start fails ready() with the cause, nami
 
     const app = Fastify()
     app.get('/plain', async () => ({ plain: true }))
-    await assert.rejects(app.register(decoratorPlugin, { module: RootModule }).ready(), (error: any) => {
+    await assert.rejects(async () => { await app.register(decoratorPlugin, { module: RootModule }).ready() }, (error: any) => {
       assert.equal(error.code, 'FDP_ERR_PROVIDER_FAILED')
       assert.equal(error.cause, given)
       assert.match(error.message, /^"DB" \(provider of DataModule\) could not be built: /)

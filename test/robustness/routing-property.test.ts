@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { Controller, Delete, Get, Module, Param, Post, Put, decoratorPlugin } from '../../plugin/index.js'
+import { Controller, Delete, Get, Module, Param, Post, Put, decoratorPlugin, type Type } from '../../plugin/index.js'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 const decorators = { GET: Get, POST: Post, PUT: Put, DELETE: Delete }
@@ -78,7 +78,7 @@ async function plainApp (scene: Scenario): Promise<FastifyInstance> {
 
 async function decoratedApp (scene: Scenario): Promise<FastifyInstance> {
   // Routes sharing a controller path share a controller class, as in a real app.
-  const classes = new Map<string, Function>()
+  const classes = new Map<string, Type>()
   scene.routes.forEach((spec, i) => {
     const { controllerPath, routePath } = render(spec)
     let cls = classes.get(controllerPath)

@@ -65,7 +65,7 @@ test('close() while requests are in flight: they complete, then every onModuleDe
   // Give close() every chance to run the hooks early; it must wait for the handlers.
   for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve))
   assert.equal(closed, false)
-  assert.deepEqual(events, [])
+  assert.deepEqual<string[]>(events, [])
 
   release()
   const responses = await Promise.all(inFlight)
