@@ -49,7 +49,7 @@ function assertPassed (dir: string, cli: string[]): void {
 before(() => {
   // What a fresh clone has: sources and configuration, no dist/.
   const source = join(work, 'source')
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md']) {
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
     cpSync(join(root, path), join(source, path), { recursive: true })
   }
   symlinkSync(modules, join(source, 'node_modules'))
@@ -60,13 +60,17 @@ before(() => {
 
 after(() => rmSync(work, { recursive: true, force: true }))
 
-test('npm pack on a clone without dist/ builds first, and ships every source file the source maps name', () => {
+test('npm pack on a clone without dist/ builds first, and ships the license and every source file the source maps name', () => {
   const files = new Set(run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')))
   for (const entry of ['dist/plugin/index.js', 'dist/plugin/index.d.ts', 'dist/plugin/testing.js', 'dist/cjs/plugin/index.js', 'dist/cjs/plugin/index.d.ts', 'dist/cjs/plugin/testing.d.ts', 'dist/cjs/package.json']) {
     assert.ok(files.has(entry), `${entry} is packed`)
   }
   assert.deepEqual([...files].filter((path) => /^(test|examples|bench|docs|dist\/examples)\//.test(path)), [], 'no tests, examples or benchmarks')
   const installed = join(project('maps-app', { 'package.json': JSON.stringify({ name: 'maps-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
+  // The license package.json names, in full.
+  assert.equal(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).license, 'MIT')
+  assert.ok(files.has('LICENSE'), 'LICENSE is packed')
+  assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} fastify-decorator-plugin contributors\n/)
   const maps = [...files].filter((path) => path.endsWith('.map'))
   assert.ok(maps.length > 40, `${maps.length} source maps`)
   for (const map of maps) {
