@@ -11,7 +11,7 @@ import { andThen, isThenable, promised, steps } from './thenable.js'
 import type { RedirectDefinition } from './http.js'
 import { uploadExtractor } from './multipart.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
-import { isStreamableFile, payloadOf, streamOf } from './streamable-file.js'
+import { PendingPayload, isStreamableFile, payloadOf, streamOf } from './streamable-file.js'
 import { hostParamsReader, type Host } from './host.js'
 import { handled } from './call-handler.js'
 
@@ -168,8 +168,8 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
       if (typeof result !== 'object' || result === null) return result
       // Only a StreamableFile needs the reply: anything else goes to Fastify as it is.
       if (isStreamableFile(result)) return streamOf(result, reply)
-      if (isThenable(result)) return result.then((value) => payloadOf(value, reply))
-      return typeof (result as Partial<ObservableLike>).subscribe === 'function' ? lastValue(result as ObservableLike).then((value) => payloadOf(value, reply)) : result
+      if (isThenable(result)) return new PendingPayload(result, reply)
+      return typeof (result as Partial<ObservableLike>).subscribe === 'function' ? new PendingPayload(lastValue(result as ObservableLike), reply) : result
     }
   }
 

@@ -71,3 +71,49 @@ export function streamOf (file: StreamableFile, reply: FastifyReply): Readable {
 export function payloadOf (value: unknown, reply: FastifyReply): unknown {
   return typeof value === 'object' && value !== null && isStreamableFile(value) ? streamOf(value, reply) : value
 }
+
+type Settled = ((value: unknown) => unknown) | null | undefined
+
+/**
+ * A handler's pending value as Fastify gets it: what it settles to, a StreamableFile as its
+ * stream. Fastify adds one reaction to a handler's promise; the file is told apart inside that
+ * one, where `promise.then((value) => payloadOf(value, reply))` would cost a promise and a
+ * microtask of its own on every request. Anyone else (an `onRoute` wrapper) gets a promise.
+ */
+export class PendingPayload implements PromiseLike<unknown> {
+  readonly #value: PromiseLike<unknown>
+  readonly #reply: FastifyReply
+
+  constructor (value: PromiseLike<unknown>, reply: FastifyReply) {
+    this.#value = value
+    this.#reply = reply
+  }
+
+  then (fulfilled?: Settled, rejected?: Settled): Promise<any> {
+    const reply = this.#reply
+    if (typeof fulfilled !== 'function') return this.#promise().then(fulfilled, rejected)
+    return Promise.resolve(this.#value).then((value) => {
+      let payload: unknown
+      try {
+        payload = payloadOf(value, reply)
+      } catch (error) {
+        // As when the promise of the payload rejects.
+        if (typeof rejected !== 'function') throw error
+        return rejected(error)
+      }
+      return fulfilled(payload)
+    }, rejected)
+  }
+
+  catch (rejected?: Settled): Promise<unknown> {
+    return this.#promise().catch(rejected)
+  }
+
+  finally (done?: (() => void) | null): Promise<unknown> {
+    return this.#promise().finally(done)
+  }
+
+  #promise (): Promise<unknown> {
+    return Promise.resolve(this.#value).then((value) => payloadOf(value, this.#reply))
+  }
+}

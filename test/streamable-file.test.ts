@@ -114,15 +114,17 @@ test('HEAD gets the headers and no body; 204 sends no body', async (t) => {
   assert.equal(empty.body, '')
 })
 
-test('the file is streamed: the client reads the first chunk before the source has ended', async (t) => {
+test('the file is streamed: the client reads the first chunk before the source has ended, from a sync or an async handler', async (t) => {
   let release: () => void = () => {}
-  const gate = new Promise<void>((resolve) => { release = resolve })
+  let gate = Promise.resolve()
+  const slowFile = () => {
+    async function * chunks () { yield 'early chunk;'; await gate; yield 'late chunk' }
+    return new StreamableFile(Readable.from(chunks()), { type: 'text/plain' })
+  }
   @Controller('slow')
   class SlowController {
-    @Get() file () {
-      async function * chunks () { yield 'early chunk;'; await gate; yield 'late chunk' }
-      return new StreamableFile(Readable.from(chunks()), { type: 'text/plain' })
-    }
+    @Get() file () { return slowFile() }
+    @Get('later') async later () { await tick(); return slowFile() }
   }
   @Module({ controllers: [SlowController] })
   class SlowModule {}
@@ -130,18 +132,79 @@ test('the file is streamed: the client reads the first chunk before the source h
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as { port: number }
 
-  const req = http.get({ host: '127.0.0.1', port, path: '/slow', agent: false })
-  const [res] = await once(req, 'response') as [http.IncomingMessage]
-  assert.equal(res.headers['content-type'], 'text/plain')
-  res.setEncoding('utf8')
-  const [first] = await once(res, 'data')
-  assert.equal(first, 'early chunk;', 'the first chunk arrived while the source still waits')
-  release()
-  let rest = ''
-  res.on('data', (chunk) => { rest += chunk })
-  await once(res, 'end')
-  assert.equal(rest, 'late chunk')
+  for (const path of ['/slow', '/slow/later']) {
+    gate = new Promise<void>((resolve) => { release = resolve })
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false })
+    const [res] = await once(req, 'response') as [http.IncomingMessage]
+    assert.equal(res.headers['content-type'], 'text/plain', path)
+    res.setEncoding('utf8')
+    const [first] = await once(res, 'data')
+    assert.equal(first, 'early chunk;', `${path}: the first chunk arrived while the source still waits`)
+    release()
+    let rest = ''
+    res.on('data', (chunk) => { rest += chunk })
+    await once(res, 'end')
+    assert.equal(rest, 'late chunk', path)
+  }
 })
+
+test('what an async handler gives Fastify settles to the file\'s stream, and rejects when the file cannot be sent', async (t) => {
+  class BrokenFile extends StreamableFile {
+    override getHeaders (): never { throw new Error('no headers') }
+  }
+  @Controller('pending')
+  class PendingController {
+    @Get('file') async file () { await tick(); return new StreamableFile(Buffer.from('later')) }
+    @Get('value') async value () { await tick(); return { later: true } }
+    @Get('fails') async fails () { await tick(); throw new Error('handler failed') }
+    @Get('broken') async broken () { await tick(); return new BrokenFile(Buffer.from('x')) }
+  }
+  @Module({ controllers: [PendingController] })
+  class PendingModule {}
+  // What the composed handler of an async route returns.
+  type Pending = PromiseLike<unknown> & Pick<Promise<unknown>, 'catch' | 'finally'>
+  const handlers = new Map<string, (req: object, reply: object) => Pending>()
+  const app = await build(t, PendingModule, {}, (app) => {
+    app.addHook('onRoute', (route) => { if (route.method === 'GET') handlers.set(route.url, route.handler as unknown as (req: object, reply: object) => Pending) })
+  })
+  const handler = (path: string, reply: object = fakeReply()) => handlers.get(`/pending/${path}`)!({}, reply)
+
+  // Fastify's own continuation gets the stream, with the file's headers on the reply.
+  const reply = fakeReply()
+  const stream = await new Promise((resolve, reject) => handler('file', reply).then(resolve, reject))
+  assert.ok(stream instanceof Readable)
+  assert.equal(reply.headers['content-type'], 'application/octet-stream')
+  assert.equal(reply.headers['content-length'], '5')
+  // A file that cannot be sent is a rejection, as a rejected handler is.
+  await assert.rejects(new Promise((resolve, reject) => handler('broken').then(resolve, reject)), /no headers/)
+  await assert.rejects(new Promise((resolve, reject) => handler('fails').then(resolve, reject)), /handler failed/)
+  // A wrapper of the handler (an onRoute hook's) can use it as a promise.
+  assert.deepEqual(await handler('value'), { later: true })
+  assert.deepEqual(await handler('value').then(), { later: true })
+  assert.equal(await handler('fails').catch((error: Error) => error.message), 'handler failed')
+  let finished = false
+  assert.deepEqual(await handler('value').finally(() => { finished = true }), { later: true })
+  assert.equal(finished, true)
+  await assert.rejects(Promise.resolve(handler('broken').then(undefined)), /no headers/)
+  await assert.rejects(Promise.resolve(handler('broken').then(() => 'unreached')), /no headers/)
+
+  // Through Fastify: the stream is sent, the failures are answered by the error handler.
+  assert.equal((await app.inject('/pending/file')).body, 'later')
+  assert.equal((await app.inject('/pending/broken')).statusCode, 500)
+  assert.equal((await app.inject('/pending/fails')).statusCode, 500)
+})
+
+// A reply with just what sending a file touches.
+function fakeReply () {
+  const headers: Record<string, string> = {}
+  return {
+    headers,
+    raw: { headersSent: false },
+    hasHeader: (name: string) => name in headers,
+    header (name: string, value: string) { headers[name] = value; return this },
+    removeHeader (name: string) { delete headers[name]; return this }
+  }
+}
 
 test('a stream that fails before sending anything reaches the exception filters', async (t) => {
   @Catch()
