@@ -22,6 +22,8 @@ export enum HttpStatus {
   PARTIAL_CONTENT = 206,
   MULTI_STATUS = 207,
   ALREADY_REPORTED = 208,
+  /** Not in the IANA registry; NestJS names it. */
+  CONTENT_DIFFERENT = 210,
   IM_USED = 226,
 
   // 3xx redirection
@@ -65,6 +67,8 @@ export enum HttpStatus {
   TOO_MANY_REQUESTS = 429,
   REQUEST_HEADER_FIELDS_TOO_LARGE = 431,
   UNAVAILABLE_FOR_LEGAL_REASONS = 451,
+  /** Not in the IANA registry; NestJS names it. */
+  UNRECOVERABLE_ERROR = 456,
 
   // 5xx server errors
   INTERNAL_SERVER_ERROR = 500,
@@ -74,6 +78,7 @@ export enum HttpStatus {
   GATEWAY_TIMEOUT = 504,
   HTTP_VERSION_NOT_SUPPORTED = 505,
   VARIANT_ALSO_NEGOTIATES = 506,
+  INSUFFICIENT_STORAGE = 507,
   LOOP_DETECTED = 508,
   NOT_EXTENDED = 510,
   NETWORK_AUTHENTICATION_REQUIRED = 511
