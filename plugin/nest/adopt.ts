@@ -11,6 +11,7 @@ import { internalOptions } from '../internal-options.js'
 import { tokenName } from '../describe.js'
 import { isBare, isNestModule, readController, readInjectable, readModule } from './reader.js'
 import { mayBeCoreToken } from './tokens.js'
+import { nestKeys } from './keys.js'
 
 const enhancerKeys = [kGuards, kPipes, kInterceptors, kFilters]
 
@@ -20,8 +21,10 @@ const enhancerKeys = [kGuards, kPipes, kInterceptors, kFilters]
  * Classes decorated with the plugin's decorators are walked too: they may use NestJS's
  * guards, pipes or parameter decorators, or be imported by a NestJS module.
  */
-export async function adoptNestMetadata (options: DecoratorPluginOptions): Promise<Map<Function, string>> {
+export async function adoptNestMetadata (options: DecoratorPluginOptions): Promise<{ candidates: Map<Function, string>, nestControllers: boolean }> {
   const seen = new Set<unknown>()
+  // Whether a controller is decorated with @nestjs/common's @Controller().
+  let nestControllers = false
   // Tokens that may be @nestjs/core's classes, with a class that injects each, for the caller to tell.
   const candidates = new Map<Function, string>()
   const consider = (consumer: string) => (token: unknown): void => { if (mayBeCoreToken(token) && !candidates.has(token)) candidates.set(token, consumer) }
@@ -88,6 +91,7 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   const visitController = (cls: unknown): void => {
     if (typeof cls !== 'function' || seen.has(cls)) return
     seen.add(cls)
+    nestControllers ||= Reflect.hasOwnMetadata(nestKeys.controller, cls)
     read(cls)
     readController(cls)
     for (const key of enhancerKeys) enhancersOf(key, cls).forEach(visitEnhancer)
@@ -107,5 +111,5 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     if (Array.isArray(list)) list.forEach(visitEnhancer)
   }
   if (Array.isArray(options?.overrides)) options.overrides.forEach(visitProvider)
-  return candidates
+  return { candidates, nestControllers }
 }

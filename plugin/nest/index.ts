@@ -4,6 +4,7 @@ import type { ForeignMetadata } from '../container.js'
 import { adoptNestMetadata } from './adopt.js'
 import { nestTokens } from './tokens.js'
 import { readInjectable } from './reader.js'
+import { brandNestStreamableFile } from './streamable-file.js'
 
 /**
  * Reads the @nestjs/common metadata of the application into the plugin's own, and gives the
@@ -11,5 +12,8 @@ import { readInjectable } from './reader.js'
  * reader of classes the container meets after the scan (middleware classes).
  */
 export async function readNestApplication (options: DecoratorPluginOptions, app: FastifyInstance): Promise<ForeignMetadata> {
-  return { aliases: await nestTokens(await adoptNestMetadata(options), app), readClass: readInjectable }
+  const { candidates, nestControllers } = await adoptNestMetadata(options)
+  // NestJS controllers return @nestjs/common's StreamableFile: branded once, it streams as the plugin's.
+  if (nestControllers) await brandNestStreamableFile()
+  return { aliases: await nestTokens(candidates, app), readClass: readInjectable }
 }

@@ -42,7 +42,8 @@ test('the walk reads global enhancers, overrides and filters given as instances,
   class Replacement { constructor (@nest.Inject(core.HttpAdapterHost) readonly host: unknown) {} }
   @nest.Module({})
   class Root {}
-  const candidates = await adoptNestMetadata({ module: Root, globalGuards: [GlobalGuard], globalFilters: [new NotFoundFilter()], overrides: [{ provide: 'X', useClass: Replacement }] } as any)
+  const { candidates, nestControllers } = await adoptNestMetadata({ module: Root, globalGuards: [GlobalGuard], globalFilters: [new NotFoundFilter()], overrides: [{ provide: 'X', useClass: Replacement }] } as any)
   assert.deepEqual(catchTypes(new NotFoundFilter()), [nest.NotFoundException])
   assert.deepEqual([...candidates], [[core.Reflector, 'GlobalGuard'], [core.HttpAdapterHost, 'Replacement']])
+  assert.equal(nestControllers, false, 'no NestJS controller: @nestjs/common\'s StreamableFile is left alone')
 })
