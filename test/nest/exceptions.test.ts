@@ -35,6 +35,11 @@ class ThrowingController {
   @Get('plain') plain () { throw new nest.HttpException('plain message', 400) }
   @Get('object') object () { throw new nest.HttpException({ custom: 1 }, 422) }
   @Get('teapot') teapot () { throw new nest.ImATeapotException() }
+  @Get('described') described () { throw new nest.ForbiddenException('no', { cause: new Error('root'), description: 'Keep out' }) }
+  @Get('list') list () { throw new nest.BadRequestException(['name must be a string', 'age must be a number']) }
+  @Get('custom-object') customObject () { throw new nest.BadRequestException({ why: 'x' }) }
+  @Get('object-with-cause') objectWithCause () { throw new nest.HttpException({ custom: 2 }, 409, { cause: new Error('root') }) }
+  @Get('server') server () { throw new nest.InternalServerErrorException() }
 
   @Get('nest-filter/nest') @UseFilters(NestNotFoundFilter) nestFilterNest () { throw new nest.NotFoundException() }
   @Get('nest-filter/plugin') @UseFilters(NestNotFoundFilter) nestFilterPlugin () { throw new NotFoundException() }
@@ -61,6 +66,25 @@ test('a thrown @nestjs/common exception answers with its status and NestJS\'s bo
   assert.equal(object.statusCode, 422)
   assert.deepEqual(object.json(), { custom: 1 })
   assert.equal((await app.inject('/thrown/teapot')).statusCode, 418)
+  assert.deepEqual(logs, [])
+})
+
+test('@nestjs/common exceptions with options, lists and objects: NestJS\'s exact bodies, key order included, the cause never sent', async (t) => {
+  const logs: string[] = []
+  const app = await build(t, ThrowingModule, {}, (app) => { app.log.error = ((...args: unknown[]) => { logs.push(String(args.at(-1))) }) as typeof app.log.error })
+  const cases: Array<[string, number, string]> = [
+    ['described', 403, '{"message":"no","error":"Keep out","statusCode":403}'],
+    ['list', 400, '{"message":["name must be a string","age must be a number"],"error":"Bad Request","statusCode":400}'],
+    ['custom-object', 400, '{"why":"x"}'],
+    ['object-with-cause', 409, '{"custom":2}'],
+    ['server', 500, '{"message":"Internal Server Error","statusCode":500}']
+  ]
+  for (const [path, status, body] of cases) {
+    const res = await app.inject(`/thrown/${path}`)
+    assert.equal(res.statusCode, status, path)
+    assert.equal(res.body, body, path)
+    assert.match(String(res.headers['content-type']), /^application\/json/, path)
+  }
   assert.deepEqual(logs, [])
 })
 
