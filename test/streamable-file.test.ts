@@ -232,6 +232,37 @@ test('a stream that fails before sending anything reaches the exception filters'
   assert.match(String(plain.headers['content-type']), /^application\/json/)
 })
 
+test('a stream that fails after its first bytes ends the connection: the truncated file never looks complete', async (t) => {
+  @Controller('truncated')
+  class TruncatedController {
+    @Get() file () {
+      let started = false
+      const source = new Readable({
+        read () {
+          if (started) return
+          started = true
+          this.push('first bytes')
+          setTimeout(() => this.destroy(new Error('disk gone')), 20)
+        }
+      })
+      return new StreamableFile(source, { length: 100 })
+    }
+  }
+  @Module({ controllers: [TruncatedController] })
+  class TruncatedModule {}
+  const app = await build(t, TruncatedModule)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ host: '127.0.0.1', port, path: '/truncated', agent: false }, resolve).on('error', reject))
+  assert.equal(res.statusCode, 200)
+  assert.equal(res.headers['content-length'], '100')
+  let received = ''
+  res.on('data', (chunk) => { received += chunk })
+  const [error] = await once(res, 'error')
+  assert.equal((error as Error & { code?: string }).code, 'ECONNRESET')
+  assert.equal(received, 'first bytes')
+})
+
 test('StreamableFile: headers and stream as NestJS gives them; anything but bytes or a stream is refused', () => {
   const stream = Readable.from(['x'])
   const file = new StreamableFile(stream)
