@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { FastifyRequest } from 'fastify'
 import {
-  Module, Controller, Get, Param, Injectable, Inject, Scope, REQUEST, Catch, UseFilters, UseGuards,
+  Module, Controller, Get, Param, Query, Injectable, Inject, Scope, REQUEST, Catch, UseFilters, UseGuards, UsePipes,
   ForbiddenException, NotFoundException, UnauthorizedException, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER,
   type ArgumentsHost, type CallHandler, type CanActivate, type ExceptionFilter, type ExecutionContext,
   type NestInterceptor, type OnModuleInit, type PipeTransform
@@ -184,6 +184,24 @@ test('interceptors and filters keep the same order: APP_* first, then the option
   class ScopedFilterModule {}
   const scoped = await build(t, ScopedFilterModule, { globalFilters: [filter('option')] })
   assert.deepEqual((await scoped.inject('/boom')).json(), { filter: 'app per request' })
+})
+
+test('pipes too: APP_PIPEs in module scan order, the globalPipes option, request-scoped APP_PIPEs, then controller, method and parameter pipes', async (t) => {
+  const pipe = (name: string, scope: Scope = Scope.DEFAULT) => {
+    @Injectable({ scope })
+    class Appending implements PipeTransform { transform (value: unknown) { return `${String(value)} > ${name}` } }
+    return Appending
+  }
+  @Controller('piped')
+  @UsePipes(pipe('controller'))
+  class Piped { @Get() @UsePipes(pipe('method')) get (@Query('v', pipe('parameter')) v: string) { return v } }
+  @Module({ providers: [{ provide: APP_PIPE, useClass: pipe('feature') }] })
+  class FeatureModule {}
+  @Module({ imports: [FeatureModule], controllers: [Piped], providers: [{ provide: APP_PIPE, useClass: pipe('root per request', Scope.REQUEST) }, { provide: APP_PIPE, useClass: pipe('root') }] })
+  class AppModule {}
+
+  const app = await build(t, AppModule, { globalPipes: [pipe('option')] })
+  assert.equal((await app.inject('/piped?v=x')).body, 'x > root > feature > option > root per request > controller > method > parameter')
 })
 
 test('a request-scoped APP_INTERCEPTOR is built for every request; a singleton one once, with lifecycle hooks', async (t) => {
