@@ -121,6 +121,10 @@ test('resolve(): a new transient or request-scoped instance per context, the sam
   assert.notEqual(await moduleRef.resolve(CatsRepository, contextId), await moduleRef.resolve(CatsRepository))
   assert.equal((await moduleRef.resolve(CatsRepository, contextId)).request, undefined, 'a created context has no request')
   assert.equal(await moduleRef.resolve(AppService), app.container.get(AppService), 'a singleton is the singleton')
+  await assert.rejects(moduleRef.resolve('NOPE', contextId), {
+    code: 'FDP_ERR_UNKNOWN_TOKEN',
+    message: 'moduleRef.resolve("NOPE"): no module of the application provides this token.'
+  })
   assert.deepEqual((await app.inject('/cats')).json(), { same: true, url: '/cats' })
 })
 
