@@ -102,6 +102,30 @@ test('one DynamicModule object imported in several places is one module', async 
   assert.equal(app.container.get(A).cache, app.container.get(B).cache)
 })
 
+test('two calls that give equal metadata are two modules, as NestJS 12 does by default', async (t) => {
+  // NestJS 12 tells modules apart by reference (moduleIdGeneratorAlgorithm 'reference'): only
+  // the same object, kept in a constant, is one module.
+  let built = 0
+  @Injectable() class Pool { constructor (@Inject('POOL_URL') readonly url: string) { built++ } }
+  @Module({})
+  class PoolModule {
+    static forRoot (url: string): DynamicModule { return { module: PoolModule, providers: [{ provide: 'POOL_URL', useValue: url }, Pool], exports: [Pool] } }
+  }
+  @Injectable() class A { constructor (@Inject(Pool) readonly pool: Pool) {} }
+  @Module({ imports: [PoolModule.forRoot('db://a')], providers: [A], exports: [A] })
+  class AModule {}
+  @Injectable() class B { constructor (@Inject(Pool) readonly pool: Pool) {} }
+  @Module({ imports: [PoolModule.forRoot('db://a')], providers: [B], exports: [B] })
+  class BModule {}
+  @Module({ imports: [AModule, BModule] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.notEqual(app.container.get(A).pool, app.container.get(B).pool)
+  assert.equal(app.container.get(B).pool.url, 'db://a')
+  assert.equal(built, 2)
+})
+
 test('Promises of a DynamicModule or of a module class in imports are awaited', async (t) => {
   @Injectable() class Settings { constructor (@Inject('SETTINGS') readonly values: Record<string, string>) {} }
   @Module({})
