@@ -380,8 +380,12 @@ export class Container {
       return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
     }
     if (binding === undefined) return { value: undefined }
-    // A transient is built for its consumer, with the request at hand (then it is not recorded as static).
-    if (binding.transient) return request === undefined ? promised(() => this.#construct(binding, undefined, consumer)) : this.#construct(binding, request, consumer)
+    // A transient is built for its consumer, with the request at hand (then it is not recorded as
+    // static). Built for another transient, its INQUIRER is the one that started the chain, as in NestJS.
+    if (binding.transient) {
+      const chain = consumer.transient && inquirer !== undefined ? inquirer : consumer
+      return request === undefined ? promised(() => this.#construct(binding, undefined, chain)) : this.#construct(binding, request, chain)
+    }
     return request === undefined ? this.#static(binding) : this.#scoped(binding, request)
   }
 

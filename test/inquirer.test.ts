@@ -74,6 +74,36 @@ test('the inquirer is an instance of its class, and a transient resolved with no
   assert.equal((await app.container.resolve(HelloService)).sayHello('y'), 'nobody: y')
 })
 
+test('a transient built for another transient gets, as INQUIRER, the consumer that started the chain, as in NestJS 12', async (t) => {
+  @Injectable({ scope: Scope.TRANSIENT })
+  class Formatter { constructor (@Inject(INQUIRER) readonly parent: object) {} }
+  @Injectable({ scope: Scope.TRANSIENT })
+  class ChildLogger { constructor (@Inject(Formatter) readonly formatter: Formatter, @Inject(INQUIRER) readonly parent: object) {} }
+  @Injectable()
+  class Cats { constructor (@Inject(ChildLogger) readonly logger: ChildLogger) {} }
+  @Injectable()
+  class Dogs { constructor (@Inject(ChildLogger) readonly logger: ChildLogger) {} }
+  @Injectable({ scope: Scope.REQUEST })
+  class Audit { constructor (@Inject(ChildLogger) readonly logger: ChildLogger) {} }
+  @Controller('audit')
+  class AuditController {
+    constructor (@Inject(Audit) private readonly audit: Audit) {}
+    @Get() get () { return [this.audit.logger.parent.constructor.name, this.audit.logger.formatter.parent.constructor.name] }
+  }
+  @Module({ controllers: [AuditController], providers: [Formatter, ChildLogger, Cats, Dogs, Audit] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  const cats = app.container.get(Cats)
+  const dogs = app.container.get(Dogs)
+  assert.ok(cats.logger.parent instanceof Cats)
+  assert.ok(cats.logger.formatter.parent instanceof Cats)
+  assert.ok(dogs.logger.parent instanceof Dogs)
+  assert.ok(dogs.logger.formatter.parent instanceof Dogs)
+  assert.notEqual(cats.logger.formatter, dogs.logger.formatter, 'each consumer gets its own chain')
+  assert.deepEqual((await app.inject('/audit')).json(), ['Audit', 'Audit'])
+})
+
 test('INQUIRER in a provider that is not transient fails, naming it and the fix', async () => {
   @Injectable()
   class Logger { constructor (@Inject(INQUIRER) readonly parent: unknown) {} }
