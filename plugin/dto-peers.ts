@@ -51,6 +51,8 @@ export interface DtoPeers {
     maxLength: (value: unknown, max: number) => boolean
   }
   Ajv: new (options: Record<string, unknown>) => any
+  /** ajv's code template tag, for keywords generated into the compiled validator. */
+  _: (strings: TemplateStringsArray, ...values: unknown[]) => unknown
 }
 
 let peers: DtoPeers | undefined
@@ -83,7 +85,8 @@ export function loadDtoPeers (): DtoPeers {
       minLength: validator.minLength,
       maxLength: validator.maxLength
     },
-    Ajv: ajv.default ?? ajv
+    Ajv: ajv.default ?? ajv,
+    _: ajv._
   }
   return peers
 }

@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Type } from '../types/index.js'
 import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
 import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
-import { accepted, compileSettings, type CompileSettings, type Verdict } from './dto-verdicts.js'
-import { ValidationPipe } from './validation-pipe.js'
+import { compileSettings, markAccepted, type CompileSettings, type Verdict } from './dto-verdicts.js'
+import { ValidationPipe, isValidatedType } from './validation-pipe.js'
 import { asError } from './thrown.js'
 import { kValidateSync } from './symbols.js'
 
@@ -48,17 +48,29 @@ function createAjv (peers: DtoPeers): any {
   // validator.js counts a character and its variation selector as one; JSON Schema counts both.
   // It never counts more than the UTF-16 length, and counts exactly that without surrogates or
   // variation selectors: only other strings need its own count.
-  const plain = (data: string): boolean => !special.test(data)
   const minLength = (min: number, data: string): boolean => data.length >= min && (plain(data) || checks.minLength(data, min))
   const maxLength = (max: number, data: string): boolean => data.length <= max || (!plain(data) && checks.maxLength(data, max))
-  for (const [keyword, validate] of [['minLength', minLength], ['maxLength', maxLength]] as const) {
+  for (const [keyword, check] of [['minLength', minLength], ['maxLength', maxLength]] as const) {
     ajv.removeKeyword(keyword)
-    ajv.addKeyword({ keyword, type: 'string', schemaType: 'number', errors: false, validate })
+    // Generated as a plain call: a `validate` keyword would build a context object on every call.
+    ajv.addKeyword({
+      keyword,
+      type: 'string',
+      schemaType: 'number',
+      code: (cxt: any) => cxt.fail(peers._`!${cxt.gen.scopeValue('func', { ref: check })}(${cxt.schema}, ${cxt.data})`)
+    })
   }
   return ajv
 }
 
-const special = /[\uD800-\uDFFF]|\uFE0E|\uFE0F/
+/** Whether a string has no surrogate and no variation selector (a loop: short strings cost less than a RegExp call). */
+function plain (data: string): boolean {
+  for (let i = 0; i < data.length; i++) {
+    const code = data.charCodeAt(i)
+    if (code >= 0xD800 && (code <= 0xDFFF || code === 0xFE0E || code === 0xFE0F)) return false
+  }
+  return true
+}
 
 /**
  * An application's compiled DTOs: each class compiled once per set of options, its schema added
@@ -89,6 +101,8 @@ export class DtoSchemas {
     if (variant !== undefined) return variant
     try {
       if ('reason' in settings) throw new NotCompilable(settings.reason)
+      // ValidationPipe leaves these alone: a mark for one must never make it validate them.
+      if (!isValidatedType(cls)) throw new NotCompilable(`${cls.name} is a type ValidationPipe does not validate`)
       const { schema, plans } = compileDto(cls, settings.options)
       this.#ajv ??= createAjv(loadDtoPeers())
       variant = { cls, id: this.#name(cls, schema), schema, verdict: { cls, fingerprint: settings.fingerprint, plans }, check: this.#ajv.compile(schema) }
@@ -132,7 +146,7 @@ export class DtoSchemas {
   deferred (variant: DtoVariant): Validator {
     const { check, verdict } = variant
     return (data) => {
-      if (isRecord(data) && check(data)) accepted.set(data, verdict)
+      if (isRecord(data)) markAccepted(data, check(data) ? verdict : undefined)
       return true
     }
   }
@@ -148,7 +162,7 @@ export class DtoSchemas {
     const metadata = { type, metatype: cls as Type }
     return (data) => {
       if (isRecord(data) && check(data)) {
-        accepted.set(data, verdict)
+        markAccepted(data, verdict)
         return true
       }
       const exception = judge[kValidateSync](data, metadata)

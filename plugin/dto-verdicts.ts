@@ -38,11 +38,49 @@ export interface ClassPlan { allowed: Set<string>, nested: string[] }
 /** A compiled DTO's mark on a value its schema accepted. */
 export interface Verdict { cls: Function, fingerprint: string, plans: Map<Function, ClassPlan> }
 
+// The mark rides on the accepted value itself, in a private field: no key, symbol or property
+// that user code, class-transformer, JSON or deep equality could see, and far cheaper per
+// request than a WeakMap entry (V8 tracks each young key of a WeakMap in a remembered set).
+// A class returning the object it is given from its constructor lets a subclass add its
+// private field to that object.
+class Host {
+  constructor (value: object) { return value }
+}
+
+class AcceptedMark extends Host {
+  #verdict: Verdict | undefined
+
+  private constructor (value: object, verdict: Verdict) {
+    super(value)
+    this.#verdict = verdict
+  }
+
+  static set (value: object, verdict: Verdict | undefined): void {
+    if (#verdict in value) {
+      value.#verdict = verdict
+      return
+    }
+    // Newer engines refuse new private fields on non-extensible objects: such a value is never
+    // marked, on every engine, and goes to class-validator, which answers the same.
+    if (verdict === undefined || !Object.isExtensible(value)) return
+    // eslint-disable-next-line no-new
+    new AcceptedMark(value, verdict)
+  }
+
+  static get (value: object): Verdict | undefined {
+    return #verdict in value ? value.#verdict : undefined
+  }
+}
+
 /**
- * Request values (a body, a query or a params object) that a compiled DTO schema accepted in
- * Fastify's validation step, with what accepted them. Weak: they go with their request.
+ * Marks a request value (a body, a query or a params object) as accepted by a compiled DTO
+ * schema in Fastify's validation step, or (`undefined`) as not accepted: a value seen again,
+ * changed since, loses its earlier mark.
  */
-export const accepted = new WeakMap<object, Verdict>()
+export const markAccepted = (value: object, verdict: Verdict | undefined): void => AcceptedMark.set(value, verdict)
+
+/** What accepted `value` in Fastify's validation step, if a compiled DTO schema did. */
+export const acceptedBy = (value: object): Verdict | undefined => AcceptedMark.get(value)
 
 /** Deletes from an instance what class-validator's whitelist deletes from it, nested objects included. */
 export function stripUndeclared (object: object, plans: Map<Function, ClassPlan>): void {

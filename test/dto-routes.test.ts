@@ -13,6 +13,7 @@ import {
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
 import { paramTypes } from './helpers/dto.js'
+import { DtoSchemas } from '../plugin/dto-registry.js'
 
 class Owner {
   @IsString() name!: string
@@ -96,6 +97,14 @@ test('transform and whitelist hand the handler what class-validator would: DTO i
   const closed = await build(t, CatsModule, { globalPipes: [new ValidationPipe({ compile: true, whitelist: true, forbidNonWhitelisted: true })] })
   const rejected = await closed.inject({ method: 'POST', url: '/cats', headers: json, payload: { name: 'Tom', age: 2, extra: 1, owner: { name: 'Ann', more: 2 } } })
   assert.deepEqual(rejected.json().message, ['property extra should not exist', 'owner.property more should not exist'])
+})
+
+test('a built-in type is never compiled, even one given class-validator metadata', () => {
+  // ValidationPipe leaves Date alone; a compiled Date would let a mark decide for it.
+  class Labelled { @IsString() label!: string }
+  IsString()(Date.prototype, 'label')
+  assert.equal(typeof new DtoSchemas(Fastify().log, () => false).variant(Labelled), 'object')
+  assert.equal(new DtoSchemas(Fastify().log, () => false).variant(Date), 'Date is a type ValidationPipe does not validate')
 })
 
 @Injectable()
