@@ -97,6 +97,12 @@ function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: Enha
   const apply = (pipe: PipeTransform, value: unknown): unknown => pipe.transform(value, metadata)
   // Sync while the pipes are: a promise only once a pipe or a value is one.
   const transform = (value: unknown, i: number, req: FastifyRequest): unknown => andThen(refs.get(pipes[i], req), apply, value)
+  if (pipes.length === 1) {
+    // The common case, without the loop: one pipe, whose instance is there unless request-scoped.
+    const [pipe] = pipes
+    const first = (value: unknown, req: FastifyRequest): unknown => pipe.value !== undefined ? pipe.value.transform(value, metadata) : transform(value, 0, req)
+    return { resolve: (req, reply, ctx) => andThen(extract(req, reply, ctx), first, req), piped: true }
+  }
   return { resolve: (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined), piped: true }
 }
 
@@ -121,18 +127,30 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   const handsReply = params.some((param) => param.kind === 'res' && !param.passthrough) && plan.render === undefined
   const perRequest = controller.perRequest
 
+  const callWith = (arg: unknown, instance: any): unknown => instance[key](arg)
   // Calls the method with its arguments; sync when nothing needs awaiting.
   const call = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => {
     if (argCount === 0) return instance[key]()
-    if (!asyncArgs && argCount === 1) return instance[key](resolvers[0](req, reply, ctx))
+    if (argCount === 1) {
+      const arg = resolvers[0](req, reply, ctx)
+      // A single argument is awaited only when piped: the reply is thenable too.
+      return awaited[0] ? andThen(arg, callWith, instance) : instance[key](arg)
+    }
     const args = new Array(argCount)
     // Only piped values are awaited: the reply is thenable and would wait for its own sending.
-    let pending = false
+    // `pending`: the index of the one value pending, or -2 when several are.
+    let pending = -1
     for (let i = 0; i < argCount; i++) {
       const arg = args[i] = resolvers[i](req, reply, ctx)
-      if (awaited[i] && isThenable(arg)) pending = true
+      if (awaited[i] && isThenable(arg)) pending = pending === -1 ? i : -2
     }
-    if (!pending) return instance[key](...args)
+    if (pending === -1) return instance[key](...args)
+    if (pending >= 0) {
+      return Promise.resolve(args[pending]).then((value) => {
+        args[pending] = value
+        return instance[key](...args)
+      })
+    }
     return Promise.all(args.map((arg, i) => awaited[i] ? arg : undefined)).then((values) => {
       for (let i = 0; i < argCount; i++) if (awaited[i]) args[i] = values[i]
       return instance[key](...args)

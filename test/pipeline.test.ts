@@ -280,3 +280,28 @@ test('an error with a statusCode that no filter takes keeps Fastify\'s format', 
   assert.equal(response.json().code, 'FST_ERR_VALIDATION')
   assert.equal((await app.inject({ method: 'POST', url: '/schema', payload: { name: 'a' } })).statusCode, 201)
 })
+
+// Pipes that answer later: the handler waits for each, however many are pending at once.
+const later = (suffix: string): PipeTransform => ({ transform: async (value: unknown) => `${String(value)}${suffix}` })
+
+@Controller('later')
+class LaterController {
+  @Get('one/:a')
+  one (@Param('a', later('!')) a: string) { return { a } }
+
+  @Get('two/:a/:b')
+  two (@Param('a', later('!')) a: string, @Param('b') b: string) { return { a, b } }
+
+  @Get('three/:a/:b/:c')
+  three (@Param('a', later('!')) a: string, @Param('b') b: string, @Param('c', later('?')) c: string) { return { a, b, c } }
+}
+
+@Module({ controllers: [LaterController] })
+class LaterModule {}
+
+test('arguments whose pipes answer later reach the handler settled, one pending or several', async (t) => {
+  const app = await build(t, LaterModule)
+  assert.deepEqual((await app.inject('/later/one/x')).json(), { a: 'x!' })
+  assert.deepEqual((await app.inject('/later/two/x/y')).json(), { a: 'x!', b: 'y' })
+  assert.deepEqual((await app.inject('/later/three/x/y/z')).json(), { a: 'x!', b: 'y', c: 'z?' })
+})
