@@ -165,7 +165,9 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
         // What next(i) gives is settled by its caller: handle() for inner ones, proceed for the outermost.
         const next = (i: number): unknown => {
           if (i === interceptors.length) return call(instance, req, reply, ctx)
-          return andThen(refs.get(interceptors[i], req), intercept, i)
+          // A static interceptor's instance is there; a request-scoped one may be pending.
+          const { value } = interceptors[i]
+          return value !== undefined ? intercept(value, i) : andThen(refs.get(interceptors[i], req), intercept, i)
         }
         const intercept = (interceptor: NestInterceptor, i: number): unknown => interceptor.intercept(ctx!, { handle: () => handled(() => next(i + 1), toPromise) as any })
         return next(0)
@@ -236,8 +238,10 @@ export function buildGuardHook (guards: Array<EnhancerRef<CanActivate>>, plan: P
     if (!allowed) throw new ForbiddenException('Forbidden resource')
     return undefined
   }
-  const check = (_: undefined, i: number, req: FastifyRequest, ctx: ExecutionContext): undefined | PromiseLike<undefined> =>
-    andThen(andThen(refs.get(guards[i], req), activate, ctx), allow)
+  const check = (_: undefined, i: number, req: FastifyRequest, ctx: ExecutionContext): undefined | PromiseLike<undefined> => {
+    const { value } = guards[i]
+    return andThen(value !== undefined ? activate(value, ctx) : andThen(refs.get(guards[i], req), activate, ctx), allow)
+  }
   // A callback-style hook, so guards that answer synchronously cost no promise.
   return function fdpGuards (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
     let pending: undefined | PromiseLike<undefined>
