@@ -83,7 +83,7 @@ class CachedController {
   @Get()
   read () { return this.clock.now() }
 
-  @Get('short') @CacheKey('short-key') @CacheTTL(1)
+  @Get('short') @CacheKey('short-key') @CacheTTL(3_600_000)
   short () { return this.clock.now() }
 }
 
@@ -100,6 +100,9 @@ test('@nestjs/cache-manager: CacheModule.register() with CacheInterceptor answer
   assert.deepEqual(await cache.get('/cached'), { call: 1 })
   assert.deepEqual((await app.inject('/cached/short')).json(), { call: 3 })
   assert.deepEqual(await cache.get('short-key'), { call: 3 })
+  // The route's own TTL (an hour) governs its entry: its expiry is an hour from now.
+  const expires = await cache.ttl('short-key')
+  assert.ok(expires !== undefined && Math.abs(expires - Date.now() - 3_600_000) < 60_000, `expiry ${expires}`)
 })
 
 @Injectable()
