@@ -197,10 +197,15 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   const proceed = (instance: unknown, req: FastifyRequest, reply: FastifyReply): unknown => {
     prepare?.(reply)
     const ctx = needsContext ? new HttpExecutionContext(req, reply, cls, method) : undefined
-    return andThen(run(instance, req, reply, ctx), finish, req, reply)
+    const result = run(instance, req, reply, ctx)
+    // Pending: finished inside the reaction Fastify adds, not in a promise of its own.
+    return isThenable(result) ? new PendingPayload(result, reply, finish) : finish(result, reply)
   }
-  // respond(await settle(value)), in one step once the value is there.
-  const finish = (value: unknown, req: FastifyRequest, reply: FastifyReply): unknown => andThen(unwrap(value), respond, req, reply)
+  // respond(await settle(value)): now when the value is there, else in Fastify's reaction to it.
+  const finish = (value: unknown, reply: FastifyReply): unknown => {
+    const settled = unwrap(value)
+    return isThenable(settled) ? new PendingPayload(settled, reply, respond) : respond(settled, reply)
+  }
   const proceedWith = (box: Box, req: FastifyRequest, reply: FastifyReply): unknown => proceed(box.value, req, reply)
   return function fdpHandler (req, reply) {
     if (!perRequest) return proceed(controller.instance, req, reply)
@@ -210,9 +215,9 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
 
 function responder (plan: HandlerPlan, handsReply: boolean) {
   const { redirect, render } = plan
-  if (render !== undefined) return (result: unknown, req: FastifyRequest, reply: FastifyReply) => (reply as ViewReply).view(render, result)
+  if (render !== undefined) return (result: unknown, reply: FastifyReply) => (reply as ViewReply).view(render, result)
   if (redirect !== undefined) {
-    return (result: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    return (result: unknown, reply: FastifyReply) => {
       const given = (typeof result === 'object' && result !== null ? result : {}) as Partial<RedirectDefinition>
       const url = given.url ?? redirect.url
       // Node refuses such a Location header only once the reply is written; fail here, naming the handler.
@@ -223,8 +228,8 @@ function responder (plan: HandlerPlan, handsReply: boolean) {
     }
   }
   // A handler that took @Res() answers itself; returning the reply makes Fastify wait for it.
-  if (handsReply) return (result: unknown, req: FastifyRequest, reply: FastifyReply) => reply
-  return (result: unknown, req: FastifyRequest, reply: FastifyReply) => {
+  if (handsReply) return (result: unknown, reply: FastifyReply) => reply
+  return (result: unknown, reply: FastifyReply) => {
     if (result === undefined) return reply.send()
     return payloadOf(result, reply)
   }

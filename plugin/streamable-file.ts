@@ -3,6 +3,7 @@ import { types } from 'node:util'
 import type { FastifyReply } from 'fastify'
 import type { StreamableFileOptions } from '../types/index.js'
 import { kStreamableFile } from './symbols.js'
+import { isThenable } from './thenable.js'
 
 /**
  * A file to send as a stream, with its headers: return one from a handler (or an interceptor)
@@ -73,35 +74,41 @@ export function payloadOf (value: unknown, reply: FastifyReply): unknown {
 }
 
 type Settled = ((value: unknown) => unknown) | null | undefined
+type Finish = (value: unknown, reply: FastifyReply) => unknown
 
 /**
  * A handler's pending value as Fastify gets it: what it settles to, a StreamableFile as its
  * stream. Fastify adds one reaction to a handler's promise; the file is told apart inside that
  * one, where `promise.then((value) => payloadOf(value, reply))` would cost a promise and a
  * microtask of its own on every request. Anyone else (an `onRoute` wrapper) gets a promise.
+ * `finish` replaces `payloadOf` where the route shapes its answer (interceptors' Observables,
+ * views, redirects); what it gives may itself be pending.
  */
 export class PendingPayload implements PromiseLike<unknown> {
   readonly #value: PromiseLike<unknown>
   readonly #reply: FastifyReply
+  readonly #finish: Finish
 
-  constructor (value: PromiseLike<unknown>, reply: FastifyReply) {
+  constructor (value: PromiseLike<unknown>, reply: FastifyReply, finish: Finish = payloadOf) {
     this.#value = value
     this.#reply = reply
+    this.#finish = finish
   }
 
   then (fulfilled?: Settled, rejected?: Settled): Promise<any> {
     const reply = this.#reply
+    const finish = this.#finish
     if (typeof fulfilled !== 'function') return this.#promise().then(fulfilled, rejected)
     return Promise.resolve(this.#value).then((value) => {
       let payload: unknown
       try {
-        payload = payloadOf(value, reply)
+        payload = finish(value, reply)
       } catch (error) {
         // As when the promise of the payload rejects.
         if (typeof rejected !== 'function') throw error
         return rejected(error)
       }
-      return fulfilled(payload)
+      return isThenable(payload) ? Promise.resolve(payload).then(fulfilled, rejected) : fulfilled(payload)
     }, rejected)
   }
 
@@ -114,6 +121,6 @@ export class PendingPayload implements PromiseLike<unknown> {
   }
 
   #promise (): Promise<unknown> {
-    return Promise.resolve(this.#value).then((value) => payloadOf(value, this.#reply))
+    return Promise.resolve(this.#value).then((value) => this.#finish(value, this.#reply))
   }
 }

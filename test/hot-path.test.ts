@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { RouteOptions } from 'fastify'
 import {
-  Controller, Get, Inject, Injectable, Module, Param, ParseIntPipe, REQUEST, Scope, UseGuards, UseInterceptors,
+  Controller, Get, Inject, Injectable, Module, Param, ParseIntPipe, REQUEST, Redirect, Scope, UseGuards, UseInterceptors,
   type CallHandler, type ExecutionContext
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
@@ -36,7 +36,33 @@ class WrappedController {
   fails (): never { throw new Error('sync throw') }
 }
 
-@Module({ controllers: [ScopedController, UsersController, WrappedController], providers: [RequestInfo] })
+const settledValue = Promise.resolve({ data: 'now' })
+
+// Interceptors whose values are pending: a promise, a settled one, an Observable once settled.
+@Controller('pending')
+class PendingController {
+  @Get()
+  @UseInterceptors({ intercept: (ctx: ExecutionContext, next: CallHandler) => Promise.resolve(next.handle()).then((data) => ({ data })) })
+  get () { return 'value' }
+
+  @Get('settled')
+  @UseInterceptors({ intercept: () => settledValue })
+  settled () { return 'unused' }
+
+  @Get('sync-observable')
+  @UseInterceptors({ intercept: () => ({ subscribe: (s: { next: (v: unknown) => void, complete: () => void }) => { s.next('now'); s.complete() } }) })
+  syncObservable () { return 'unused' }
+
+  @Get('observable')
+  @UseInterceptors({ intercept: () => Promise.resolve({ subscribe: (s: { next: (v: unknown) => void, complete: () => void }) => { s.next('last'); s.complete() } }) })
+  observable () { return 'unused' }
+
+  @Get('redirect')
+  @Redirect('/default')
+  async redirect () { return { url: '/bad\r\nheader' } }
+}
+
+@Module({ controllers: [ScopedController, UsersController, WrappedController, PendingController], providers: [RequestInfo] })
 class AppModule {}
 
 async function routesOf (t: Parameters<typeof build>[0]) {
@@ -85,4 +111,29 @@ test('a handler that throws synchronously behind an interceptor gives handle() a
   const response = await app.inject('/wrapped')
   assert.equal(response.statusCode, 200)
   assert.deepEqual(response.json(), { caught: 'sync throw' })
+})
+
+test('a route with interceptors hands Fastify its pending value finished in Fastify\'s own reaction, not one more promise', async (t) => {
+  const { app, routes } = await routesOf(t)
+  const handler = (url: string) => (routes.get(url)!.handler as Function)({ headers: {} }, fakeReply) as PromiseLike<unknown>
+  const settled = (url: string) => new Promise((resolve, reject) => { handler(url).then(resolve, reject) })
+  assert.deepEqual(await settled('/pending'), { data: 'value' })
+  // Once the interceptor's promise has settled, or its Observable has completed, Fastify's callback
+  // runs in the very next turn.
+  for (const url of ['/pending/settled', '/pending/sync-observable']) {
+    const order: string[] = []
+    handler(url).then(() => order.push('finished'))
+    queueMicrotask(() => order.push('next turn'))
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(order, ['finished', 'next turn'], url)
+  }
+  assert.equal(await settled('/pending/sync-observable'), 'now')
+  // An Observable the interceptor's promise gives is unwrapped, and a failure in finishing is a rejection.
+  assert.equal(await settled('/pending/observable'), 'last')
+  await assert.rejects(settled('/pending/redirect'), { code: 'FDP_ERR_INVALID_REDIRECT' })
+  // Awaited as a promise (an onRoute wrapper), the same values.
+  assert.deepEqual(await handler('/pending'), { data: 'value' })
+  assert.deepEqual((await app.inject('/pending')).json(), { data: 'value' })
+  assert.equal((await app.inject('/pending/observable')).body, 'last')
+  assert.equal((await app.inject('/pending/redirect')).statusCode, 500)
 })
