@@ -95,8 +95,10 @@ type HookedRoute = RouteOptions & { prefix: string, routePath: string, path: str
  * load, such a route is moved onto the module's own paths, one copy per path, so nothing outside
  * the module reaches it. Registration-time only: no module plugins, no hook.
  */
-export async function registerModulePlugins (instance: FastifyInstance, plans: ModulePluginPlan[], routes: ModuleRoutes): Promise<void> {
+export async function registerModulePlugins (instance: FastifyInstance, plans: ModulePluginPlan[], routesOf: () => ModuleRoutes): Promise<void> {
   if (plans.length === 0) return
+  // Every route of the app, told apart by method and path: only a module with plugins needs them.
+  const routes = routesOf()
   let loading = true
   // Thrown once the plugin is loaded: a throw inside its own code may escape its error handling.
   let failure: Error | undefined
