@@ -52,6 +52,10 @@ function enhancerLists (holder: object): EnhancerLists {
   }
 }
 
+function noEnhancers (): EnhancerLists {
+  return { guards: [], pipes: [], interceptors: [], filters: [] }
+}
+
 /** Reads the declarations of a module's controllers, checking what can be checked without Fastify. */
 export function scanControllers (module: ModuleNode): ControllerScan[] {
   return module.controllers.map((cls) => {
@@ -68,6 +72,9 @@ export function scanControllers (module: ModuleNode): ControllerScan[] {
         if (seen.has(param.index)) throw new ERR_INVALID_DECLARATION(`${name}: parameter ${param.index} has more than one parameter decorator; keep one.`)
         seen.add(param.index)
       }
+      // Most handlers carry no metadata of their own (routes and parameters are the class's): one
+      // look at the handler's keys spares a dozen lookups that would each find nothing.
+      const bare = Reflect.getOwnMetadataKeys(method).length === 0
       return {
         key: route.key,
         name,
@@ -76,13 +83,13 @@ export function scanControllers (module: ModuleNode): ControllerScan[] {
         path: route.path,
         params,
         paramTypes: Reflect.getMetadata('design:paramtypes', cls.prototype, route.key),
-        enhancers: enhancerLists(method),
-        status: Reflect.getOwnMetadata(kHttpCode, method) ?? (route.method === 'POST' ? 201 : 200),
-        headers: Reflect.getOwnMetadata(kHeaders, method) ?? [],
-        redirect: Reflect.getOwnMetadata(kRedirect, method),
-        render: Reflect.getOwnMetadata(kRender, method),
-        version: handlerVersion(method) ?? definition.version,
-        options: routeOptionsOf(method)
+        enhancers: bare ? noEnhancers() : enhancerLists(method),
+        status: (bare ? undefined : Reflect.getOwnMetadata(kHttpCode, method)) ?? (route.method === 'POST' ? 201 : 200),
+        headers: (bare ? undefined : Reflect.getOwnMetadata(kHeaders, method)) ?? [],
+        redirect: bare ? undefined : Reflect.getOwnMetadata(kRedirect, method),
+        render: bare ? undefined : Reflect.getOwnMetadata(kRender, method),
+        version: (bare ? undefined : handlerVersion(method)) ?? definition.version,
+        options: bare ? { schema: undefined, config: undefined, constraints: undefined } : routeOptionsOf(method)
       }
     })
     return { module, cls, definition, enhancers: enhancerLists(cls), handlers }

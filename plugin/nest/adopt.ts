@@ -98,7 +98,8 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     for (const route of routeDefinitions(cls)) {
       const handler = (cls.prototype as Record<string | symbol, unknown>)[route.key]
       if (typeof handler !== 'function') continue
-      for (const key of enhancerKeys) enhancersOf(key, handler).forEach(visitEnhancer)
+      // A handler with no metadata of its own has no enhancers to look up.
+      if (Reflect.getOwnMetadataKeys(handler).length > 0) for (const key of enhancerKeys) enhancersOf(key, handler).forEach(visitEnhancer)
       for (const param of paramDefinitions(cls.prototype, route.key)) param.pipes.forEach(visitEnhancer)
     }
   }

@@ -36,6 +36,18 @@ export const nestKeys = {
   catch: '__filterCatchExceptions__'
 } as const
 
+// The keys only @nestjs/common writes: TypeScript's design:* keys are on every decorated class.
+const nestOnly = new Set<unknown>(Object.values(nestKeys).filter((key) => !key.startsWith('design:')))
+
+/**
+ * Whether a list of metadata keys has one of @nestjs/common's. Most classes of an application
+ * have none: one look at a target's keys spares reading each of NestJS's keys on it.
+ */
+export function hasNestKeys (keys: unknown[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (nestOnly.has(keys[i])) return true
+  return false
+}
+
 /** The module keys of `@Module()`: a class with one of them is a NestJS module. */
 export const moduleKeys = [nestKeys.imports, nestKeys.providers, nestKeys.controllers, nestKeys.exports] as const
 

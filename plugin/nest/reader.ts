@@ -11,7 +11,7 @@ import { ERR_NEST_UNSUPPORTED } from '../errors.js'
 import { describe } from '../describe.js'
 import { VERSION_NEUTRAL } from '../tokens.js'
 import { hostConstraint } from '../host.js'
-import { isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods, scopes } from './keys.js'
+import { hasNestKeys, isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods, scopes } from './keys.js'
 
 // Translates what @nestjs/common's decorators wrote on a class into the plugin's own metadata,
 // once per class, while the application is scanned; nothing of it is read per request.
@@ -118,6 +118,8 @@ function readProperties (cls: Function, writes: Writes): void {
 
 function readClass (cls: Function): Writes {
   const writes: Writes = []
+  // Everything read here is the class's own.
+  if (!hasNestKeys(Reflect.getOwnMetadataKeys(cls))) return writes
   readProperties(cls, writes)
   const options = own(nestKeys.scope, cls) as { scope?: number } | undefined
   if ((own(nestKeys.injectable, cls) === true || options !== undefined) && !Reflect.hasOwnMetadata(kInjectable, cls)) {
@@ -155,7 +157,8 @@ function readEnhancers (holder: object, read: (key: string, target: object) => u
 export function readController (cls: Function): void {
   if (Object.hasOwn(cls, kRoutesRead)) return
   const writes: Writes = []
-  if (inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
+  const nestClass = hasNestKeys(Reflect.getMetadataKeys(cls))
+  if (nestClass && inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
     const paths = [inherited(nestKeys.path, cls)].flat()
     if (paths.length > 1) {
       throw new ERR_NEST_UNSUPPORTED(`@Controller() on ${cls.name} gives several paths (${paths.map(String).join(', ')}); the plugin takes one path per controller. Declare one controller class per path (a subclass each).`)
@@ -170,7 +173,7 @@ export function readController (cls: Function): void {
     }, cls])
   }
   // NestJS reads a controller's enhancers through the prototype chain.
-  readEnhancers(cls, inherited, writes)
+  if (nestClass) readEnhancers(cls, inherited, writes)
   const routes: RouteDefinition[] = [...(inherited(kRoutes, cls) ?? [])]
   const declared = new Set(routes.map((route) => route.key))
   const found = methods(cls)
@@ -209,6 +212,13 @@ function methods (cls: Function): Map<string | symbol, { handler: Function, owne
 }
 
 function readHandler (owner: object, key: string | symbol, handler: Function, name: string, writes: Writes): void {
+  if (hasNestKeys(Reflect.getOwnMetadataKeys(handler))) readResponse(handler, name, writes)
+  const params = readParams(owner.constructor, key, name)
+  if (params.length > 0) writes.push([kParams, [...(own(kParams, owner, key) ?? []), ...params], owner, key])
+}
+
+// What NestJS's decorators wrote on the handler function itself: its response and enhancers.
+function readResponse (handler: Function, name: string, writes: Writes): void {
   if (own(nestKeys.sse, handler) === true) {
     throw new ERR_NEST_UNSUPPORTED(`${name} is an @Sse() route, which the plugin does not serve. Send the event stream from the handler with @Res() (reply.raw), or use a Fastify SSE plugin.`)
   }
@@ -231,13 +241,12 @@ function readHandler (owner: object, key: string | symbol, handler: Function, na
   const handlerVersion = own(nestKeys.version, handler)
   if (handlerVersion !== undefined && own(kVersion, handler) === undefined) writes.push([kVersion, version(handlerVersion), handler])
   readEnhancers(handler, own, writes)
-  const params = readParams(owner.constructor, key, name)
-  if (params.length > 0) writes.push([kParams, [...(own(kParams, owner, key) ?? []), ...params], owner, key])
 }
 
 type NestArg = { index: number, data?: unknown, pipes?: unknown[], factory?: ParamDefinition['factory'], schema?: unknown }
 
 function readParams (cls: Function, key: string | symbol, name: string): ParamDefinition[] {
+  if (!hasNestKeys(Reflect.getMetadataKeys(cls, key))) return []
   const args = (inherited(nestKeys.routeArgs, cls, key) ?? {}) as Record<string, NestArg>
   const passthrough = inherited(nestKeys.passthrough, cls, key) === true
   return Object.entries(args).map(([argKey, arg]) => {
