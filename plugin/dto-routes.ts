@@ -41,12 +41,21 @@ function containsClass (value: unknown): boolean {
   return Object.values(value).some(containsClass)
 }
 
+/** Whether a parameter takes a whole request part (`@Body()`, `@Query()`, `@Param()`): only those can be compiled DTOs. */
+export function isDtoPart (param: ParamDefinition): boolean {
+  return paramParts[param.kind] !== undefined && param.data === undefined
+}
+
+const noDtos: RouteDtoPlan = Object.freeze({})
+
 /**
  * The route's Fastify schema with DTOs compiled in: DTO classes given in @RouteSchema (request
  * parts answer 400 in Fastify's validation step; response parts feed serialization), then the
  * `@Body()`, `@Query()` and `@Param()` objects whose first pipe is a compiling ValidationPipe.
  */
 export function planRouteDtos (owner: string, declared: RouteSchemaOptions | undefined, params: DtoParam[], uploads: boolean, dto: DtoSchemas): RouteDtoPlan {
+  // Most routes: no schema of their own, no whole request part with a pipe.
+  if (declared === undefined && params.length === 0) return noDtos
   const given = (declared ?? {}) as Schema
   const schema: Schema = { ...given }
   const validators: Partial<Record<Part, Validator>> = {}

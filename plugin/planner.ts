@@ -17,7 +17,7 @@ import { joinPath } from './paths.js'
 import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
 import { checkHostParams, type Host } from './host.js'
 import type { DtoSchemas } from './dto-registry.js'
-import { planRouteDtos } from './dto-routes.js'
+import { isDtoPart, planRouteDtos, type DtoParam } from './dto-routes.js'
 
 export interface RoutePlan {
   owner: string
@@ -99,7 +99,13 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const { key, paramTypes, status, headers, redirect, render } = handler
   const plan: HandlerPlan = { key, method, params, paramTypes, status, headers, redirect, render, cls, controller: binding, pipes, interceptors, hosts: hostList }
   checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
-  const dtoParams = params.map((param) => ({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...paramPipes.get(param)!] }))
+  // The parameters that may be compiled DTOs: a whole body, query or params object with pipes.
+  const dtoParams: DtoParam[] = []
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i]
+    const own = paramPipes.get(param)!
+    if ((pipes.length > 0 || own.length > 0) && isDtoPart(param)) dtoParams.push({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...own] })
+  }
   const uploads = wantsUploads(params)
   const rawBody = wantsRawBody(params)
   const dto = planRouteDtos(name, options.schema, dtoParams, uploads, ctx.dto)
