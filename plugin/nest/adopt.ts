@@ -27,13 +27,13 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   let nestControllers = false
   // Tokens that may be @nestjs/core's classes, with a class that injects each, for the caller to tell.
   const candidates = new Map<Function, string>()
-  const consider = (consumer: string) => (token: unknown): void => { if (mayBeCoreToken(token) && !candidates.has(token)) candidates.set(token, consumer) }
+  const consider = (consumer: string, token: unknown): void => { if (mayBeCoreToken(token) && !candidates.has(token)) candidates.set(token, consumer) }
   const read = (cls: Function): void => {
     readInjectable(cls)
-    const types: unknown[] = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls)) ?? []
-    types.forEach(consider(cls.name))
-    injectTokens(cls).forEach(consider(cls.name))
-    for (const property of injectedProperties(cls)) consider(cls.name)(property.token ?? Reflect.getMetadata('design:type', cls.prototype, property.key))
+    const types: unknown[] | undefined = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls))
+    if (types !== undefined) for (const type of types) consider(cls.name, type)
+    for (const token of injectTokens(cls).values()) consider(cls.name, token)
+    for (const property of injectedProperties(cls)) consider(cls.name, property.token ?? Reflect.getMetadata('design:type', cls.prototype, property.key))
   }
 
   const visitModule = async (entry: unknown, bare = false): Promise<void> => {
@@ -78,8 +78,8 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     const cls = typeof entry === 'function' ? entry : provider.useClass
     if (typeof cls === 'function') read(cls)
     const name = `the provider of ${tokenName((provider as { provide?: unknown }).provide)}`
-    consider(name)(provider.useExisting)
-    if (Array.isArray(provider.inject)) provider.inject.forEach((dependency) => consider(name)(typeof dependency === 'object' && dependency !== null ? dependency.token : dependency))
+    consider(name, provider.useExisting)
+    if (Array.isArray(provider.inject)) provider.inject.forEach((dependency) => consider(name, typeof dependency === 'object' && dependency !== null ? dependency.token : dependency))
   }
 
   // A guard, pipe, interceptor or filter: a class built through DI, or an instance.

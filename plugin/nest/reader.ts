@@ -35,8 +35,20 @@ export function isBare (cls: Function): boolean {
 
 // Marks a class (or a handler) as read, once everything about it was read without error: a
 // declaration that failed registration fails the next one too, and nothing is written twice.
+// What gave nothing to write is not marked: reading it again gives nothing again.
 function mark (target: object, key: symbol): void {
   Object.defineProperty(target, key, { value: true })
+}
+
+/**
+ * Whether a target or one up its prototype chain has one of NestJS's keys (what
+ * Reflect.getMetadataKeys would list, without building the merged list).
+ */
+function nestKeysUp (target: object, property?: string | symbol): boolean {
+  for (let current: object | null = target; current !== null && current !== Function.prototype && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
+    if (hasNestKeys(Reflect.getOwnMetadataKeys(current, property as string))) return true
+  }
+  return false
 }
 
 /** Writes collected while reading, applied once the whole class has been read without error. */
@@ -97,7 +109,9 @@ export function readModule (cls: Function, bare = false): void {
 export function readInjectable (cls: Function): void {
   for (let current = cls; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
     if (Object.hasOwn(current, kRead)) continue
-    apply(readClass(current))
+    const writes = readClass(current)
+    if (writes.length === 0) continue
+    apply(writes)
     mark(current, kRead)
   }
 }
@@ -157,7 +171,7 @@ function readEnhancers (holder: object, read: (key: string, target: object) => u
 export function readController (cls: Function): void {
   if (Object.hasOwn(cls, kRoutesRead)) return
   const writes: Writes = []
-  const nestClass = hasNestKeys(Reflect.getMetadataKeys(cls))
+  const nestClass = nestKeysUp(cls)
   if (nestClass && inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
     const paths = [inherited(nestKeys.path, cls)].flat()
     if (paths.length > 1) {
@@ -187,11 +201,17 @@ export function readController (cls: Function): void {
   }
   if (routes.length > declared.size) writes.push([kRoutes, routes, cls])
   // A handler is read once, for the class that declares it and its subclasses alike.
-  const handlers = [...new Set(routes.map((route) => route.key))].map((key) => ({ key, ...found.get(key)! }))
-    .filter(({ handler }) => handler !== undefined && !Object.hasOwn(handler, kRoutesRead))
-  for (const { key, handler, owner } of handlers) readHandler(owner, key, handler, `${cls.name}.${String(key)}`, writes)
+  const read = new Set<Function>()
+  for (const key of new Set(routes.map((route) => route.key))) {
+    const { handler, owner } = found.get(key) ?? {}
+    if (handler === undefined || Object.hasOwn(handler, kRoutesRead)) continue
+    const before = writes.length
+    readHandler(owner!, key, handler, `${cls.name}.${String(key)}`, writes)
+    if (writes.length > before) read.add(handler)
+  }
+  if (writes.length === 0) return
   apply(writes)
-  for (const { handler } of handlers) mark(handler, kRoutesRead)
+  for (const handler of read) mark(handler, kRoutesRead)
   mark(cls, kRoutesRead)
 }
 
@@ -246,7 +266,7 @@ function readResponse (handler: Function, name: string, writes: Writes): void {
 type NestArg = { index: number, data?: unknown, pipes?: unknown[], factory?: ParamDefinition['factory'], schema?: unknown }
 
 function readParams (cls: Function, key: string | symbol, name: string): ParamDefinition[] {
-  if (!hasNestKeys(Reflect.getMetadataKeys(cls, key))) return []
+  if (!nestKeysUp(cls, key)) return []
   const args = (inherited(nestKeys.routeArgs, cls, key) ?? {}) as Record<string, NestArg>
   const passthrough = inherited(nestKeys.passthrough, cls, key) === true
   return Object.entries(args).map(([argKey, arg]) => {
