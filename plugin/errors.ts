@@ -1,4 +1,4 @@
-import createError from '@fastify/error'
+import { createError } from './peers.js'
 
 // Registration errors, coded like Fastify's own FST_ERR_* so users can match on `code`.
 export const ERR_INVALID_OPTIONS = createError('FDP_ERR_INVALID_OPTIONS', '%s', 500, TypeError)

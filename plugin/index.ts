@@ -1,7 +1,12 @@
 // The main entry: every public name is listed here, and test/public-surface.test.ts pins them.
-// Loaded here so users need no side-effect import of their own.
-import 'reflect-metadata'
+// reflect-metadata's global types for the package's users, as its import used to give them.
+/// <reference types="reflect-metadata" preserve="true" />
 import * as errorClasses from './errors.js'
+import requirePeer from './require-peer.cjs'
+
+// Loaded here so users need no side-effect import of their own; required, not imported, for
+// the reason peers.ts gives.
+requirePeer('reflect-metadata')
 
 export { decoratorPlugin } from './plugin.js'
 export { Module, Global } from './module.js'

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import fp from 'fastify-plugin'
+import { fp } from './peers.js'
 import type { DecoratorPluginOptions } from '../types/index.js'
 import { scanModules, initOrder, notAModuleHint } from './scanner.js'
 import { scanControllers, type EnhancerLists } from './controller-scan.js'
