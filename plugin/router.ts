@@ -23,7 +23,7 @@ export function named<F extends Function> (fn: F): F {
 interface ControllerOptions { prefix: string, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts }
 
 // One function for every controller: what differs comes in its registration options.
-const controllerContext = named(async function controllerContext (instance: FastifyInstance, { plan, ctx, noAutoHead, contexts }: ControllerOptions) {
+const controllerPlugin = named(async function controllerContext (instance: FastifyInstance, { plan, ctx, noAutoHead, contexts }: ControllerOptions) {
   contexts.set(plan.binding, instance)
   if (plan.filters.length > 0) {
     instance.setErrorHandler(createErrorHandler([ctx.globals.filters, plan.filters], ctx.refs))
@@ -64,5 +64,5 @@ const controllerContext = named(async function controllerContext (instance: Fast
  * plugin function returns, and awaiting each one costs avvio a round of its queue per controller.
  */
 export function registerController (parent: FastifyInstance, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts): void {
-  parent.register(controllerContext, { prefix: plan.prefix, plan, ctx, noAutoHead, contexts })
+  parent.register(controllerPlugin, { prefix: plan.prefix, plan, ctx, noAutoHead, contexts })
 }
