@@ -101,7 +101,21 @@ export function scanControllers (module: ModuleNode): ControllerScan[] {
  * binds them: the controller's own, then each handler's, its parameters' pipes last.
  */
 export function enhancerClasses (scan: ControllerScan): Type[] {
-  const all = (lists: EnhancerLists) => [...lists.guards, ...lists.pipes, ...lists.interceptors, ...lists.filters]
-  const entries = [...all(scan.enhancers), ...scan.handlers.flatMap((handler) => [...all(handler.enhancers), ...handler.params.flatMap((param) => param.pipes)])]
-  return entries.filter((entry): entry is Type => typeof entry === 'function')
+  // Run for every controller at startup, where most lists are empty: no copies of them.
+  const classes: Type[] = []
+  const add = (entries: unknown[]): void => {
+    for (let i = 0; i < entries.length; i++) if (typeof entries[i] === 'function') classes.push(entries[i] as Type)
+  }
+  const addLists = (lists: EnhancerLists): void => {
+    add(lists.guards)
+    add(lists.pipes)
+    add(lists.interceptors)
+    add(lists.filters)
+  }
+  addLists(scan.enhancers)
+  for (const handler of scan.handlers) {
+    addLists(handler.enhancers)
+    for (const param of handler.params) add(param.pipes)
+  }
+  return classes
 }

@@ -93,9 +93,11 @@ export function Optional (): PropertyDecorator & ParameterDecorator {
  */
 export function constructorOwner (cls: Function): Function {
   let owner = cls
-  while (owner.length === 0 && !/\bconstructor\s*\(/.test(Function.prototype.toString.call(owner))) {
+  while (owner.length === 0) {
+    // A class with no base class runs its own constructor: its source need not be read.
     const base = Object.getPrototypeOf(owner)
     if (typeof base !== 'function' || base === Function.prototype) break
+    if (/\bconstructor\s*\(/.test(Function.prototype.toString.call(owner))) break
     owner = base
   }
   return owner
