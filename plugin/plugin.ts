@@ -129,7 +129,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
           // The module's plugins, then its providers' hooks, apply to every controller registered after them.
           await registerModulePlugins(child, modulePlugins.get(module)!, () => moduleRoutes(module, plansOf.get(module)!, plans))
           addProviderHooks(child, module, container)
-          if (serving) for (const plan of plansOf.get(module)!) registerController(child, plan, ctx, noAutoHead, contexts)
+          if (serving) for (const plan of plansOf.get(module)!) await registerController(child, plan, ctx, noAutoHead, contexts)
         }))
       }
     }))

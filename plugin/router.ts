@@ -60,9 +60,10 @@ const controllerPlugin = named(async function controllerContext (instance: Fasti
 
 /**
  * Registers a controller as its own encapsulated context of its module's, its routes inside.
- * Queued, not awaited: Fastify loads the module's controllers in order once the module's own
- * plugin function returns, and awaiting each one costs avvio a round of its queue per controller.
+ * Awaited one by one: queued all at once under the module's context, 2,000 controllers started
+ * with about 30% more CPU (Fastify's per-route preReady listeners then cost twice as much to
+ * remove), while 500 started only about as fast as awaited.
  */
-export function registerController (parent: FastifyInstance, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts): void {
-  parent.register(controllerPlugin, { prefix: plan.prefix, plan, ctx, noAutoHead, contexts })
+export async function registerController (parent: FastifyInstance, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts): Promise<void> {
+  await parent.register(controllerPlugin, { prefix: plan.prefix, plan, ctx, noAutoHead, contexts })
 }
