@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ArgumentMetadata, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
+import type { ArgumentMetadata, CallHandler, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
 import type { ParamDefinition } from './params.js'
 import type { HandlerScan } from './controller-scan.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
@@ -7,7 +7,7 @@ import type { Binding, Box, Container } from './container.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
 import { asError } from './thrown.js'
-import { andThen, isThenable, promised, steps } from './thenable.js'
+import { andThen, isThenable, steps } from './thenable.js'
 import type { RedirectDefinition } from './http.js'
 import { uploadExtractor } from './multipart.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
@@ -107,7 +107,15 @@ function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: Enha
 }
 
 // What `await next.handle()` gives: always a promise, rejected when the rest of the chain throws synchronously.
-const toPromise = (run: () => unknown): Promise<unknown> => promised(() => settle(run()))
+function toPromise (run: () => unknown): Promise<unknown> {
+  try {
+    return Promise.resolve(settle(run()))
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+const interceptWith = (interceptor: NestInterceptor, ctx: ExecutionContext, next: CallHandler): unknown => interceptor.intercept(ctx, next)
 
 /** Composes the route handler once: arguments, interceptors, then the response. */
 export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: (param: ParamDefinition) => Array<EnhancerRef<PipeTransform>>): Handler {
@@ -159,19 +167,20 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
 
   const respond = responder(plan, handsReply)
 
+  // Interceptor i; what it gives is settled by its caller: handle() for inner ones, proceed for the outermost.
+  const intercept = (instance: unknown, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext, i: number): unknown => {
+    // Per interceptor call, two closures over its arguments and the `next` object: `rest` runs
+    // the rest of the chain (again on each subscription), `handle` is NestJS's own function
+    // (`const { handle } = next` works).
+    const rest = (): unknown => i + 1 === interceptors.length ? call(instance, req, reply, ctx) : intercept(instance, req, reply, ctx, i + 1)
+    const next: CallHandler = { handle: () => handled(rest, toPromise) as any }
+    // A static interceptor's instance is there; a request-scoped one may be pending.
+    const { value } = interceptors[i]
+    return value !== undefined ? value.intercept(ctx, next) : andThen(refs.get(interceptors[i], req), interceptWith, ctx, next)
+  }
   const run = interceptors.length === 0
     ? call
-    : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => {
-        // What next(i) gives is settled by its caller: handle() for inner ones, proceed for the outermost.
-        const next = (i: number): unknown => {
-          if (i === interceptors.length) return call(instance, req, reply, ctx)
-          // A static interceptor's instance is there; a request-scoped one may be pending.
-          const { value } = interceptors[i]
-          return value !== undefined ? intercept(value, i) : andThen(refs.get(interceptors[i], req), intercept, i)
-        }
-        const intercept = (interceptor: NestInterceptor, i: number): unknown => interceptor.intercept(ctx!, { handle: () => handled(() => next(i + 1), toPromise) as any })
-        return next(0)
-      }
+    : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => intercept(instance, req, reply, ctx!, 0)
 
   const prepare = status === 200 && headers.length === 0
     ? undefined

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Observable, catchError, defer, map, of, retry, tap, toArray } from 'rxjs'
 import {
-  Controller, Get, Module, NotFoundException, Param, UseInterceptors,
+  Controller, Get, Inject, Injectable, Module, NotFoundException, Param, Scope, UseInterceptors,
   type CallHandler, type ExecutionContext, type HandleResult, type NestInterceptor
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
@@ -132,9 +132,95 @@ test('what next.handle() gives is an rxjs Observable and a promise at once', asy
   assert.equal(typeof given.finally, 'function')
 })
 
+test('each interceptor gets a next of its own: only handle shows, it works detached, and a subscription runs the rest from the next interceptor', async (t) => {
+  const nexts: CallHandler[] = []
+  const calls: string[] = []
+  const detached = (name: string): NestInterceptor => ({
+    intercept: (ctx, next) => {
+      nexts.push(next)
+      calls.push(name)
+      // As with NestJS's `next`, handle needs no `this`.
+      const { handle } = next
+      return handle().pipe(map((value) => `${name}(${String(value)})`))
+    }
+  })
+  const awaiting: NestInterceptor = {
+    intercept: async (ctx, next) => {
+      nexts.push(next)
+      const { handle } = next
+      return `awaited(${String(await handle())})`
+    }
+  }
+  @Controller('nexts')
+  class NextsController {
+    @Get()
+    @UseInterceptors({ intercept: (ctx, next) => next.handle().pipe(retry(1)) }, detached('outer'), awaiting, detached('inner'))
+    get () {
+      calls.push('handler')
+      if (calls.filter((call) => call === 'handler').length === 1) throw new Error('first try')
+      return 'ok'
+    }
+  }
+  @Module({ controllers: [NextsController] })
+  class NextsModule {}
+  const app = await build(t, NextsModule)
+  const response = await app.inject('/nexts')
+  assert.equal(response.statusCode, 200)
+  assert.equal(response.body, 'outer(awaited(inner(ok)))')
+  // retry() subscribed again to the first interceptor's next: the three after it ran again.
+  assert.deepEqual(calls, ['outer', 'inner', 'handler', 'outer', 'inner', 'handler'])
+  assert.equal(nexts.length, 6)
+  assert.equal(new Set(nexts).size, 6)
+  for (const next of nexts) assert.deepEqual(Object.keys(next), ['handle'])
+})
+
+test('request-scoped interceptors, alone or between static ones, built now or later: each gets the context, its place in the chain and one instance per request', async (t) => {
+  let built = 0
+  @Injectable({ scope: Scope.REQUEST })
+  class Counting implements NestInterceptor {
+    readonly id = ++built
+    intercept (ctx: ExecutionContext, next: CallHandler) {
+      return next.handle().pipe(map((value) => ({ counted: this.id, handler: ctx.getHandler().name, value })))
+    }
+  }
+  // Its dependency is built asynchronously for each request, so the interceptor is pending.
+  @Injectable({ scope: Scope.REQUEST })
+  class Late implements NestInterceptor {
+    constructor (@Inject('late') private readonly late: string) {}
+    async intercept (ctx: ExecutionContext, next: CallHandler) { return { [this.late]: ctx.getClass().name, value: await next.handle() } }
+  }
+  @Controller('scoped-interceptors')
+  class ScopedInterceptors {
+    @Get('alone') @UseInterceptors(Counting) alone () { return 'a' }
+    @Get('late') @UseInterceptors(Late) late () { return 'l' }
+    @Get('between') @UseInterceptors(named('outer'), Counting, Late, named('inner')) between () { return 'b' }
+  }
+  @Module({ controllers: [ScopedInterceptors], providers: [{ provide: 'late', scope: Scope.REQUEST, useFactory: async () => 'late' }] })
+  class ScopedModule {}
+  const app = await build(t, ScopedModule)
+  assert.deepEqual((await app.inject('/scoped-interceptors/alone')).json(), { counted: 1, handler: 'alone', value: 'a' })
+  assert.deepEqual((await app.inject('/scoped-interceptors/alone')).json(), { counted: 2, handler: 'alone', value: 'a' })
+  assert.deepEqual((await app.inject('/scoped-interceptors/late')).json(), { late: 'ScopedInterceptors', value: 'l' })
+  assert.deepEqual((await app.inject('/scoped-interceptors/between')).json(),
+    ['outer', { counted: 3, handler: 'between', value: { late: 'ScopedInterceptors', value: ['inner', 'b'] } }])
+})
+
 test('rxjs is loaded for an application with interceptors, and only then', async () => {
   // NestJS is hidden: it imports rxjs itself.
   const withoutNest = { HIDE_NEST: '1' }
   assert.deepEqual(await runWatched('without-interceptors', withoutNest), ['{"plain":true}', 'imported: none'])
   assert.deepEqual(await runWatched('with-interceptors', withoutNest), ['{"data":"wrapped"}', 'imported: rxjs'])
+})
+
+test('without rxjs, next.handle() is a promise: for one interceptor or several, detached, rejected on a sync throw', async () => {
+  assert.deepEqual(await runWatched('without-rxjs', { HIDE_NEST: '1', HIDE_RXJS: '1' }), [
+    '{"only":"one"}',
+    '{"outer":{"inner":"several"}}',
+    '{"caught":"sync throw"}',
+    'short',
+    // A handle() nobody awaits has run the handler all the same: a promise does not wait to be subscribed to.
+    'only, outer, inner, unused',
+    '{"only":"one"}',
+    'imported: none'
+  ])
 })
