@@ -8,6 +8,8 @@ declare module 'autocannon' {
     body?: string
     connections?: number
     duration?: number
+    // A number of requests instead of a duration.
+    amount?: number
     expectBody?: string
   }
   interface Result {
