@@ -50,12 +50,12 @@ export class ConfigurableModuleBuilder<ModuleOptions, StaticMethodKey extends st
 
   /** Names the static methods: `forRoot` gives `forRoot()` and `forRootAsync()`. */
   setClassMethodName<Key extends string> (key: Key): ConfigurableModuleBuilder<ModuleOptions, Key, FactoryClassMethodKey, Extras> {
-    return derived(this.#options, { ...this.#settings, method: key })
+    return new ConfigurableModuleBuilder(this.#options, { ...this.#settings, method: key })
   }
 
   /** Names the method an options class of `registerAsync({ useClass | useExisting })` implements (default `create`). */
   setFactoryMethodName<Key extends string> (key: Key): ConfigurableModuleBuilder<ModuleOptions, StaticMethodKey, Key, Extras> {
-    return derived(this.#options, { ...this.#settings, factoryMethod: key })
+    return new ConfigurableModuleBuilder(this.#options, { ...this.#settings, factoryMethod: key })
   }
 
   /**
@@ -64,7 +64,7 @@ export class ConfigurableModuleBuilder<ModuleOptions, StaticMethodKey extends st
    * (`(definition, extras) => ({ ...definition, global: extras.isGlobal })`).
    */
   setExtras<E> (extras: E, transform: Transform<E> = (definition) => definition): ConfigurableModuleBuilder<ModuleOptions, StaticMethodKey, FactoryClassMethodKey, E> {
-    return derived(this.#options, { ...this.#settings, extras: extras as Record<string, unknown>, transform })
+    return new ConfigurableModuleBuilder(this.#options, { ...this.#settings, extras: extras as Record<string, unknown>, transform })
   }
 
   build (): ConfigurableModuleHost<ModuleOptions, StaticMethodKey, FactoryClassMethodKey, Extras> {
@@ -77,12 +77,6 @@ export class ConfigurableModuleBuilder<ModuleOptions, StaticMethodKey extends st
       ASYNC_OPTIONS_TYPE: typeOnly('ASYNC_OPTIONS_TYPE')
     }
   }
-}
-
-// A builder with other settings, made outside the class body: bundled, a class whose body names
-// it is emitted under another name (scripts/bundle.js refuses that).
-function derived (options: ConfigurableModuleBuilderOptions, settings: Settings): any {
-  return new ConfigurableModuleBuilder(options, settings)
 }
 
 function configurableClass (token: string | symbol, settings: Settings): Function {

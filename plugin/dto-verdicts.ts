@@ -50,8 +50,7 @@ class Host {
 class AcceptedMark extends Host {
   #verdict: Verdict | undefined
 
-  /** Only through markNew(): adds the private field to `value`. */
-  constructor (value: object, verdict: Verdict) {
+  private constructor (value: object, verdict: Verdict) {
     super(value)
     this.#verdict = verdict
   }
@@ -64,19 +63,13 @@ class AcceptedMark extends Host {
     // Newer engines refuse new private fields on non-extensible objects: such a value is never
     // marked, on every engine, and goes to class-validator, which answers the same.
     if (verdict === undefined || !Object.isExtensible(value)) return
-    markNew(value, verdict)
+    // eslint-disable-next-line no-new
+    new AcceptedMark(value, verdict)
   }
 
   static get (value: object): Verdict | undefined {
     return #verdict in value ? value.#verdict : undefined
   }
-}
-
-// Outside the class body: bundled, a class whose body names it is emitted under another name
-// (scripts/bundle.js refuses that).
-function markNew (value: object, verdict: Verdict): void {
-  // eslint-disable-next-line no-new
-  new AcceptedMark(value, verdict)
 }
 
 /**

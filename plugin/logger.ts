@@ -125,19 +125,6 @@ const fastifyService: LoggerService = {
  * request's id; outside, through the logger of the latest application started; before any,
  * to the console.
  */
-// Helpers of Logger's static methods, outside the class: bundled, a class whose body names
-// it is emitted under another name (scripts/bundle.js refuses that).
-function staticLine (level: LogLevel, message: unknown, optionalParams: unknown[]): void {
-  state.used = true
-  emit(level, [message, ...optionalParams])
-}
-
-function detachBuffer (): void {
-  const held = state.buffer
-  state.buffer = undefined
-  if (held !== undefined) state.pending.push(...held)
-}
-
 export class Logger implements LoggerService {
   protected readonly context?: string
   protected readonly options: { timestamp?: boolean }
@@ -166,12 +153,17 @@ export class Logger implements LoggerService {
     emit(level, this.context === undefined ? [message, ...optionalParams] : [message, ...optionalParams, this.context])
   }
 
-  static error (message: any, ...optionalParams: any[]): void { staticLine('error', message, optionalParams) }
-  static log (message: any, ...optionalParams: any[]): void { staticLine('log', message, optionalParams) }
-  static warn (message: any, ...optionalParams: any[]): void { staticLine('warn', message, optionalParams) }
-  static debug (message: any, ...optionalParams: any[]): void { staticLine('debug', message, optionalParams) }
-  static verbose (message: any, ...optionalParams: any[]): void { staticLine('verbose', message, optionalParams) }
-  static fatal (message: any, ...optionalParams: any[]): void { staticLine('fatal', message, optionalParams) }
+  static error (message: any, ...optionalParams: any[]): void { Logger.#static('error', message, optionalParams) }
+  static log (message: any, ...optionalParams: any[]): void { Logger.#static('log', message, optionalParams) }
+  static warn (message: any, ...optionalParams: any[]): void { Logger.#static('warn', message, optionalParams) }
+  static debug (message: any, ...optionalParams: any[]): void { Logger.#static('debug', message, optionalParams) }
+  static verbose (message: any, ...optionalParams: any[]): void { Logger.#static('verbose', message, optionalParams) }
+  static fatal (message: any, ...optionalParams: any[]): void { Logger.#static('fatal', message, optionalParams) }
+
+  static #static (level: LogLevel, message: unknown, optionalParams: unknown[]): void {
+    state.used = true
+    emit(level, [message, ...optionalParams])
+  }
 
   /**
    * A LoggerService receives every line instead (with NestJS's arguments); a list of levels keeps
@@ -195,11 +187,15 @@ export class Logger implements LoggerService {
   /** Holds lines back until flush(). */
   static attachBuffer (): void { state.buffer ??= [] }
   /** Stops holding lines back; those held stay until flush(). */
-  static detachBuffer (): void { detachBuffer() }
+  static detachBuffer (): void {
+    const held = state.buffer
+    state.buffer = undefined
+    if (held !== undefined) state.pending.push(...held)
+  }
 
   /** Writes the lines held back, and stops holding. */
   static flush (): void {
-    detachBuffer()
+    Logger.detachBuffer()
     for (const line of state.pending.splice(0)) line()
   }
 

@@ -23,7 +23,7 @@ export function named<F extends Function> (fn: F): F {
 interface ControllerOptions { prefix: string, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts }
 
 // One function for every controller: what differs comes in its registration options.
-const controllerPlugin = named(async function controllerContext (instance: FastifyInstance, { plan, ctx, noAutoHead, contexts }: ControllerOptions) {
+const controllerContext = named(async function controllerContext (instance: FastifyInstance, { plan, ctx, noAutoHead, contexts }: ControllerOptions) {
   contexts.set(plan.binding, instance)
   if (plan.filters.length > 0) {
     instance.setErrorHandler(createErrorHandler([ctx.globals.filters, plan.filters], ctx.refs))
@@ -65,5 +65,5 @@ const controllerPlugin = named(async function controllerContext (instance: Fasti
  * remove), while 500 started only about as fast as awaited.
  */
 export async function registerController (parent: FastifyInstance, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts): Promise<void> {
-  await parent.register(controllerPlugin, { prefix: plan.prefix, plan, ctx, noAutoHead, contexts })
+  await parent.register(controllerContext, { prefix: plan.prefix, plan, ctx, noAutoHead, contexts })
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,24 +48,4 @@ test('a module tsc emitted that no entry point reaches fails the build, named', 
     'orphan.js': 'export const three = 3\n'
   })
   assert.throws(() => bundle(dir), (error: any) => /not in the bundle, yet emitted as modules: orphan\.js/.test(error.stderr))
-})
-
-test('a class that names itself inside its body fails the build, named, before anything is replaced', (t) => {
-  const source = 'export class Counter {\n  static make () { return new Counter() }\n}\n'
-  const dir = output(t, { 'index.js': source })
-  assert.throws(() => bundle(dir), (error: any) => /class Counter refers to itself inside its body: bundled, its name would be _Counter/.test(error.stderr))
-  assert.deepEqual(files(dir), ['index.js'])
-})
-
-test('functions keep their names without a helper call per function, closures made at run time included', async (t) => {
-  const dir = output(t, {
-    'index.js': 'import { counter } from \'./counter.js\'\nexport function make () { const step = (n) => n + 1; return step }\nexport { counter }\n',
-    'counter.js': 'export class Counter {}\nexport const counter = () => new Counter()\n'
-  })
-  bundle(dir)
-  const bundled = readFileSync(join(dir, 'index.js'), 'utf8')
-  assert.doesNotMatch(bundled, /__name/)
-  const { make, counter } = await import(join(dir, 'index.js'))
-  assert.equal(make().name, 'step')
-  assert.equal(counter().constructor.name, 'Counter')
 })

@@ -155,29 +155,6 @@ test('both ES entry points use one runtime: a testing module serves the main ent
   ])
 })
 
-test('Fastify names the plugin\'s contexts in its plugin tree as the sources name them, through the bundle', () => {
-  const dir = project('plugin-names-app', {
-    'package.json': JSON.stringify({ name: 'plugin-names-app', private: true, type: 'module' }),
-    'main.js': `
-      import Fastify from 'fastify'
-      import { Controller, Get, Module, decoratorPlugin } from 'fastify-decorator-plugin'
-      class Cats { list () { return [] } }
-      Get()(Cats.prototype, 'list', Object.getOwnPropertyDescriptor(Cats.prototype, 'list'))
-      Controller('cats')(Cats)
-      class AppModule {}
-      Module({ controllers: [Cats] })(AppModule)
-      const app = Fastify()
-      await app.register(decoratorPlugin, { module: AppModule })
-      await app.ready()
-      process.stdout.write(app.printPlugins())
-    `
-  })
-  const tree = run(process.execPath, ['main.js'], dir)
-  const names = [...tree.matchAll(/(\w+) \d+ ms/g)].map((match) => match[1])
-  for (const name of ['decoratorRoot', 'decoratorApp', 'moduleContext', 'controllerContext']) assert.ok(names.includes(name), `${name} in:\n${tree}`)
-  assert.ok(!names.some((name) => /\d$/.test(name)), `no renamed context in:\n${tree}`)
-})
-
 test('the bundle keeps the name of every class and function both entry points export, as the per-module CommonJS build has it', () => {
   const dir = project('names-app', {
     'package.json': JSON.stringify({ name: 'names-app', private: true, type: 'module' }),
