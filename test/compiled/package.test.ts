@@ -49,7 +49,7 @@ function assertPassed (dir: string, cli: string[]): void {
 before(() => {
   // What a fresh clone has: sources and configuration, no dist/.
   const source = join(work, 'source')
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
     cpSync(join(root, path), join(source, path), { recursive: true })
   }
   symlinkSync(modules, join(source, 'node_modules'))
@@ -86,151 +86,6 @@ test('npm pack on a clone without dist/ builds first, and ships the license and 
   assert.ok(existsSync(frame[1]), frame[1])
 })
 
-/** The files the tarball holds, without the leading `package/`. */
-function packed (): Set<string> {
-  return new Set(run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')))
-}
-
-/** The relative modules an ES module file imports statically. */
-function relativeImports (file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^import\s[^'"]*?["'](\.[^'"]+)["']/gm)].map((match) => match[1])
-}
-
-test('the ES build ships as a bundle: two entry points importing one shared runtime, no per-module files', () => {
-  const files = packed()
-  const modules = [...files].filter((path) => path.startsWith('dist/plugin/') && /\.[cm]?js$/.test(path)).sort()
-  const chunks = modules.filter((path) => !['dist/plugin/index.js', 'dist/plugin/testing.js', 'dist/plugin/require-peer.cjs'].includes(path))
-  // The entries, the CommonJS helper, and a few chunks: a shared runtime and the lazily loaded NestJS reader.
-  assert.ok(chunks.length >= 1 && chunks.length <= 4, modules.join(', '))
-  for (const chunk of chunks) assert.match(chunk, /^dist\/plugin\/[\w-]+-[A-Z0-9]{8}\.js$/, 'a chunk of the bundle, not a module of plugin/')
-  // The declarations of every module stay, beside the bundle.
-  for (const declaration of ['dist/plugin/module.d.ts', 'dist/plugin/nest/reader.d.ts', 'dist/plugin/testing/testing-module.d.ts']) assert.ok(files.has(declaration), declaration)
-  const installed = join(project('bundle-app', { 'package.json': JSON.stringify({ name: 'bundle-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
-  const index = relativeImports(join(installed, 'dist/plugin/index.js'))
-  const testing = relativeImports(join(installed, 'dist/plugin/testing.js'))
-  assert.ok(index.some((path) => testing.includes(path) && /^\.\/chunk-/.test(path)), `index.js imports ${index}, testing.js ${testing}`)
-})
-
-test('both ES entry points use one runtime: a testing module serves the main entry\'s classes, exceptions and Reflector', () => {
-  const dir = project('shared-app', {
-    'package.json': JSON.stringify({ name: 'shared-app', private: true, type: 'module' }),
-    // Decorators applied by hand: no compiler involved.
-    'main.js': `
-      import { Catch, Controller, ForbiddenException, Get, HttpException, Inject, Injectable, Module, NotFoundException, Reflector } from 'fastify-decorator-plugin'
-      import { Test } from 'fastify-decorator-plugin/testing'
-      class Cats { find () { return 'Tom' } }
-      Injectable()(Cats)
-      class CatsController {
-        constructor (cats) { this.cats = cats }
-        one () { return this.cats.find() }
-        forbidden () { throw new ForbiddenException('not yours') }
-      }
-      Inject(Cats)(CatsController, undefined, 0)
-      for (const [method, path] of [['one', 'one'], ['forbidden', 'forbidden']]) Get(path)(CatsController.prototype, method, Object.getOwnPropertyDescriptor(CatsController.prototype, method))
-      Controller('cats')(CatsController)
-      class ForbiddenFilter { catch (exception, host) { host.switchToHttp().getResponse().code(exception.getStatus()).send({ filtered: exception.message }) } }
-      Catch(ForbiddenException)(ForbiddenFilter)
-      const moduleRef = await Test.createTestingModule({ controllers: [CatsController], providers: [Cats] })
-        .overrideProvider(Cats).useValue({ find () { throw new NotFoundException('no cat') } })
-        .compile()
-      const app = moduleRef.createNestApplication()
-      app.useGlobalFilters(new ForbiddenFilter())
-      await app.init()
-      const answers = []
-      for (const url of ['/cats/one', '/cats/forbidden']) {
-        const response = await app.inject(url)
-        answers.push([response.statusCode, response.json()])
-      }
-      answers.push(moduleRef.get(Reflector) instanceof Reflector, new NotFoundException() instanceof HttpException)
-      await app.close()
-      process.stdout.write(JSON.stringify(answers))
-    `
-  })
-  assert.deepEqual(JSON.parse(run(process.execPath, ['main.js'], dir)), [
-    // The testing entry's plugin recognises the main entry's exception: NestJS's body, not a 500.
-    [404, { statusCode: 404, message: 'no cat', error: 'Not Found' }],
-    [403, { filtered: 'not yours' }],
-    true,
-    true
-  ])
-})
-
-test('the bundle keeps the name of every class and function both entry points export, as the per-module CommonJS build has it', () => {
-  const dir = project('names-app', {
-    'package.json': JSON.stringify({ name: 'names-app', private: true, type: 'module' }),
-    'main.js': `
-      import { createRequire } from 'node:module'
-      const require = createRequire(import.meta.url)
-      const names = (entry) => Object.fromEntries(Object.entries(entry).filter(([, value]) => typeof value === 'function').map(([key, value]) => [key, value.name]))
-      const result = {}
-      for (const entry of ['fastify-decorator-plugin', 'fastify-decorator-plugin/testing']) {
-        result[entry] = { esm: names(await import(entry)), cjs: names(require(entry)) }
-      }
-      process.stdout.write(JSON.stringify(result))
-    `
-  })
-  const result = JSON.parse(run(process.execPath, ['main.js'], dir))
-  for (const { esm, cjs } of Object.values<any>(result)) {
-    assert.ok(Object.keys(esm).length > 0)
-    assert.deepEqual(esm, cjs)
-  }
-  // Classes that name themselves in their bodies, which a bundler would otherwise rename.
-  assert.equal(result['fastify-decorator-plugin'].esm.Logger, 'Logger')
-  assert.equal(result['fastify-decorator-plugin'].esm.ConfigurableModuleBuilder, 'ConfigurableModuleBuilder')
-})
-
-test('the ES bundle\'s source maps lead to plugin/*.ts files that the package ships', () => {
-  const files = packed()
-  const installed = join(project('es-maps-app', { 'package.json': JSON.stringify({ name: 'es-maps-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
-  const sources = new Set<string>()
-  for (const map of [...files].filter((path) => /^dist\/plugin\/[^/]+\.js\.map$/.test(path))) {
-    for (const source of JSON.parse(readFileSync(join(installed, map), 'utf8')).sources) sources.add(relative(installed, join(installed, map, '..', source)))
-  }
-  const plugin = [...files].filter((path) => /^plugin\/.*\.ts$/.test(path) && !path.endsWith('.cts'))
-  assert.deepEqual([...sources].filter((source) => !files.has(source)), [])
-  // Every module of plugin/ is in the bundle, and so in its maps.
-  assert.deepEqual(plugin.filter((path) => !sources.has(path)), [])
-  const stack = run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', 'import { Module } from "fastify-decorator-plugin"; try { Module(null) } catch (error) { process.stdout.write(error.stack) }'], join(installed, '..', '..'))
-  const frame = /\((\/[^():]+\/plugin\/module\.ts):\d+:\d+\)/.exec(stack)
-  assert.ok(frame, stack)
-  assert.ok(existsSync(frame[1]), frame[1])
-})
-
-// Node runs its CommonJS export lexer over every CommonJS package an ES module imports; the
-// package requires its own CommonJS dependencies instead, which costs a fraction of that.
-test('the ES entry points load reflect-metadata, fastify-plugin and @fastify/error without an ES import', () => {
-  const peers = ['reflect-metadata', 'fastify-plugin', '@fastify/error']
-  const dir = project('lexer-app', {
-    'package.json': JSON.stringify({ name: 'lexer-app', private: true, type: 'module' }),
-    // Records every module the ES loader resolves.
-    'hooks.js': `
-      import { appendFileSync } from 'node:fs'
-      export async function resolve (specifier, context, next) {
-        const resolved = await next(specifier, context)
-        appendFileSync(${JSON.stringify(join(work, 'lexer-app', 'resolved.txt'))}, resolved.url + '\\n')
-        return resolved
-      }
-    `,
-    'register.js': 'import { register } from \'node:module\'\nregister(\'./hooks.js\', import.meta.url)\n',
-    'main.js': `
-      import { decoratorPlugin, errors } from 'fastify-decorator-plugin'
-      import { createTestApp } from 'fastify-decorator-plugin/testing'
-      process.stdout.write(JSON.stringify([typeof Reflect.getMetadata, decoratorPlugin[Symbol.for('plugin-meta')].name, new errors.ERR_INVALID_OPTIONS('x').code, typeof createTestApp]))
-    `
-  })
-  const output = run(process.execPath, ['--import', './register.js', 'main.js'], dir)
-  assert.deepEqual(JSON.parse(output), ['function', 'fastify-decorator-plugin', 'FDP_ERR_INVALID_OPTIONS', 'function'])
-  const resolved = readFileSync(join(dir, 'resolved.txt'), 'utf8').split('\n').filter(Boolean)
-  assert.ok(resolved.some((url) => url.endsWith('/fastify-decorator-plugin/dist/plugin/index.js')), resolved.join('\n'))
-  assert.deepEqual(resolved.filter((url) => peers.some((peer) => url.includes(`/node_modules/${peer}/`))), [])
-  // Nor does the bundle hold such an import, dynamic ones included.
-  const installed = join(dir, 'node_modules', 'fastify-decorator-plugin', 'dist', 'plugin')
-  for (const file of readdirSync(installed).filter((name) => name.endsWith('.js'))) {
-    const code = readFileSync(join(installed, file), 'utf8')
-    for (const peer of peers) assert.doesNotMatch(code, new RegExp(`(from\\s*|import\\s*\\(?\\s*)["']${peer}["']`), `${file} imports ${peer}`)
-  }
-})
-
 // A spec as a NestJS project writes it: TypeScript decorators, injection by type (SWC emits the metadata).
 const spec = `
 import { Controller, Get, Injectable, Module, NotFoundException, Param } from 'fastify-decorator-plugin'
@@ -262,6 +117,39 @@ test('a controller answers through inject()', async () => {
   await app.close()
 })
 `
+
+test('the ES entry points load reflect-metadata, fastify-plugin and @fastify/error without an ES import', () => {
+  const peers = ['reflect-metadata', 'fastify-plugin', '@fastify/error']
+  const dir = project('lexer-app', {
+    'package.json': JSON.stringify({ name: 'lexer-app', private: true, type: 'module' }),
+    // Records every module the ES loader resolves.
+    'hooks.js': `
+      import { appendFileSync } from 'node:fs'
+      export async function resolve (specifier, context, next) {
+        const resolved = await next(specifier, context)
+        appendFileSync(${JSON.stringify(join(work, 'lexer-app', 'resolved.txt'))}, resolved.url + '\\n')
+        return resolved
+      }
+    `,
+    'register.js': 'import { register } from \'node:module\'\nregister(\'./hooks.js\', import.meta.url)\n',
+    'main.js': `
+      import { decoratorPlugin, errors } from 'fastify-decorator-plugin'
+      import { createTestApp } from 'fastify-decorator-plugin/testing'
+      process.stdout.write(JSON.stringify([typeof Reflect.getMetadata, decoratorPlugin[Symbol.for('plugin-meta')].name, new errors.ERR_INVALID_OPTIONS('x').code, typeof createTestApp]))
+    `
+  })
+  const output = run(process.execPath, ['--import', './register.js', 'main.js'], dir)
+  assert.deepEqual(JSON.parse(output), ['function', 'fastify-decorator-plugin', 'FDP_ERR_INVALID_OPTIONS', 'function'])
+  const resolved = readFileSync(join(dir, 'resolved.txt'), 'utf8').split('\n').filter(Boolean)
+  assert.ok(resolved.some((url) => url.endsWith('/fastify-decorator-plugin/dist/plugin/index.js')), resolved.join('\n'))
+  assert.deepEqual(resolved.filter((url) => peers.some((peer) => url.includes(`/node_modules/${peer}/`))), [])
+  // Nor does any module of the ES build hold such an import, dynamic ones included.
+  const installed = join(dir, 'node_modules', 'fastify-decorator-plugin', 'dist', 'plugin')
+  for (const file of readdirSync(installed, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+    const code = readFileSync(join(installed, file), 'utf8')
+    for (const peer of peers) assert.doesNotMatch(code, new RegExp(`(from\\s*|import\\s*\\(?\\s*)["']${peer}["']`), `${file} imports ${peer}`)
+  }
+})
 
 test('Jest with @swc/jest loads the package (its CommonJS build) with no transformIgnorePatterns', () => {
   const dir = project('jest-app', {
