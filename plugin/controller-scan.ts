@@ -52,8 +52,23 @@ function enhancerLists (holder: object): EnhancerLists {
   }
 }
 
-function noEnhancers (): EnhancerLists {
-  return { guards: [], pipes: [], interceptors: [], filters: [] }
+/** What decorators on a handler function itself declare (its routes and parameters are the class's). */
+type OwnDeclarations = Pick<HandlerScan, 'enhancers' | 'headers' | 'redirect' | 'render' | 'options'> & { status?: number, version?: VersionValue }
+
+function ownDeclarations (method: object): OwnDeclarations {
+  // Most handlers carry none: one look at the handler's keys spares a dozen lookups that would each find nothing.
+  if (Reflect.getOwnMetadataKeys(method).length === 0) {
+    return { enhancers: { guards: [], pipes: [], interceptors: [], filters: [] }, headers: [], options: { schema: undefined, config: undefined, constraints: undefined } }
+  }
+  return {
+    enhancers: enhancerLists(method),
+    status: Reflect.getOwnMetadata(kHttpCode, method),
+    headers: Reflect.getOwnMetadata(kHeaders, method) ?? [],
+    redirect: Reflect.getOwnMetadata(kRedirect, method),
+    render: Reflect.getOwnMetadata(kRender, method),
+    version: handlerVersion(method),
+    options: routeOptionsOf(method)
+  }
 }
 
 /** Reads the declarations of a module's controllers, checking what can be checked without Fastify. */
@@ -72,9 +87,7 @@ export function scanControllers (module: ModuleNode): ControllerScan[] {
         if (seen.has(param.index)) throw new ERR_INVALID_DECLARATION(`${name}: parameter ${param.index} has more than one parameter decorator; keep one.`)
         seen.add(param.index)
       }
-      // Most handlers carry no metadata of their own (routes and parameters are the class's): one
-      // look at the handler's keys spares a dozen lookups that would each find nothing.
-      const bare = Reflect.getOwnMetadataKeys(method).length === 0
+      const own = ownDeclarations(method)
       return {
         key: route.key,
         name,
@@ -83,13 +96,13 @@ export function scanControllers (module: ModuleNode): ControllerScan[] {
         path: route.path,
         params,
         paramTypes: Reflect.getMetadata('design:paramtypes', cls.prototype, route.key),
-        enhancers: bare ? noEnhancers() : enhancerLists(method),
-        status: (bare ? undefined : Reflect.getOwnMetadata(kHttpCode, method)) ?? (route.method === 'POST' ? 201 : 200),
-        headers: (bare ? undefined : Reflect.getOwnMetadata(kHeaders, method)) ?? [],
-        redirect: bare ? undefined : Reflect.getOwnMetadata(kRedirect, method),
-        render: bare ? undefined : Reflect.getOwnMetadata(kRender, method),
-        version: (bare ? undefined : handlerVersion(method)) ?? definition.version,
-        options: bare ? { schema: undefined, config: undefined, constraints: undefined } : routeOptionsOf(method)
+        enhancers: own.enhancers,
+        status: own.status ?? (route.method === 'POST' ? 201 : 200),
+        headers: own.headers,
+        redirect: own.redirect,
+        render: own.render,
+        version: own.version ?? definition.version,
+        options: own.options
       }
     })
     return { module, cls, definition, enhancers: enhancerLists(cls), handlers }
