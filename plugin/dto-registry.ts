@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Type } from '../types/index.js'
 import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
 import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
-import { compileSettings, markAccepted, type CompileSettings, type Verdict } from './dto-verdicts.js'
+import { compileSettings, recordVerdict, type CompileSettings, type JudgedPart, type Verdict } from './dto-verdicts.js'
 import { ValidationPipe, isValidatedType } from './validation-pipe.js'
 import { asError } from './thrown.js'
 import { kValidateSync } from './symbols.js'
@@ -143,10 +143,10 @@ export class DtoSchemas {
    * For a parameter's compiling pipe: marks accepted values for the pipe and lets the others
    * through, so the pipe gives class-validator's answer at its turn, as without compiling.
    */
-  deferred (variant: DtoVariant): Validator {
+  deferred (variant: DtoVariant, part: JudgedPart): Validator {
     const { check, verdict } = variant
     return (data) => {
-      if (isRecord(data)) markAccepted(data, check(data) ? verdict : undefined)
+      recordVerdict(part, data, isRecord(data) && check(data) ? verdict : undefined)
       return true
     }
   }
@@ -155,14 +155,14 @@ export class DtoSchemas {
    * For a DTO in @RouteSchema: answers in Fastify's validation step with ValidationPipe's 400.
    * Fastify gives null for a missing body, which is refused as not an object, as its own schemas do.
    */
-  strict (variant: DtoVariant, type: 'body' | 'query' | 'param'): Validator {
+  strict (variant: DtoVariant, type: JudgedPart): Validator {
     const { check, verdict, cls } = variant
     this.#judge ??= new ValidationPipe()
     const judge = this.#judge
     const metadata = { type, metatype: cls as Type }
     return (data) => {
       if (isRecord(data) && check(data)) {
-        markAccepted(data, verdict)
+        recordVerdict(type, data, verdict)
         return true
       }
       const exception = judge[kValidateSync](data, metadata)

@@ -105,7 +105,7 @@ export function planRouteDtos (owner: string, declared: RouteSchemaOptions | und
     const variant = dto.variant(entries[0].cls, entries[0].settings)
     if (typeof variant === 'string') continue
     schema[part] = part === 'body' ? { $ref: `${variant.id}#` } : variant.schema
-    validators[part] = dto.deferred(variant)
+    validators[part] = dto.deferred(variant, pipeTypes[part])
   }
 
   if (Object.keys(validators).length === 0) return { schema: schema.response === given.response ? declared : schema as RouteSchemaOptions }

@@ -35,52 +35,45 @@ export function compileSettings (validatorOptions: Record<string, unknown>, tran
 /** Per class reached by validation: the properties whitelisting keeps, and those validated as nested objects. */
 export interface ClassPlan { allowed: Set<string>, nested: string[] }
 
-/** A compiled DTO's mark on a value its schema accepted. */
+/** What a compiled DTO schema tells the pipe about a value it accepted. */
 export interface Verdict { cls: Function, fingerprint: string, plans: Map<Function, ClassPlan> }
 
-// The mark rides on the accepted value itself, in a private field: no key, symbol or property
-// that user code, class-transformer, JSON or deep equality could see, and far cheaper per
-// request than a WeakMap entry (V8 tracks each young key of a WeakMap in a remembered set).
-// A class returning the object it is given from its constructor lets a subclass add its
-// private field to that object.
-class Host {
-  constructor (value: object) { return value }
+/** The request parts a compiled DTO can stand for, as ValidationPipe's metadata names them. */
+export type JudgedPart = 'body' | 'query' | 'param'
+
+// The last value Fastify's validation step judged for each part, and its verdict. Nothing is
+// written on the value (a mark costs a hidden-class change and memory per request, and frozen
+// values take none): the pipe finds its value here when no other request's validation ran in
+// between, which is the case unless something between the two awaits; otherwise it asks
+// class-validator, which answers the same. The pipe takes the verdict once, and the slot lets
+// go of the value.
+class Judged {
+  value: unknown = undefined
+  verdict: Verdict | undefined = undefined
 }
-
-class AcceptedMark extends Host {
-  #verdict: Verdict | undefined
-
-  private constructor (value: object, verdict: Verdict) {
-    super(value)
-    this.#verdict = verdict
-  }
-
-  static set (value: object, verdict: Verdict | undefined): void {
-    if (#verdict in value) {
-      value.#verdict = verdict
-      return
-    }
-    // Newer engines refuse new private fields on non-extensible objects: such a value is never
-    // marked, on every engine, and goes to class-validator, which answers the same.
-    if (verdict === undefined || !Object.isExtensible(value)) return
-    // eslint-disable-next-line no-new
-    new AcceptedMark(value, verdict)
-  }
-
-  static get (value: object): Verdict | undefined {
-    return #verdict in value ? value.#verdict : undefined
-  }
-}
+const judged: Record<JudgedPart, Judged> = { body: new Judged(), query: new Judged(), param: new Judged() }
+const slots = Object.values(judged)
 
 /**
- * Marks a request value (a body, a query or a params object) as accepted by a compiled DTO
- * schema in Fastify's validation step, or (`undefined`) as not accepted: a value seen again,
- * changed since, loses its earlier mark.
+ * Records Fastify's validation verdict on a request part: `verdict` when a compiled DTO schema
+ * accepted `value`, undefined when it did not. The same object judged as another part loses
+ * the verdict it had there.
  */
-export const markAccepted = (value: object, verdict: Verdict | undefined): void => AcceptedMark.set(value, verdict)
+export function recordVerdict (part: JudgedPart, value: unknown, verdict: Verdict | undefined): void {
+  const slot = judged[part]
+  for (let i = 0; i < slots.length; i++) if (slots[i].value === value && slots[i] !== slot) slots[i].value = slots[i].verdict = undefined
+  slot.value = value
+  slot.verdict = verdict
+}
 
-/** What accepted `value` in Fastify's validation step, if a compiled DTO schema did. */
-export const acceptedBy = (value: object): Verdict | undefined => AcceptedMark.get(value)
+/** What accepted `value` as `part` in this request's validation step, if a compiled DTO schema did; taken once. */
+export function acceptedBy (part: string, value: unknown): Verdict | undefined {
+  const slot = judged[part as JudgedPart]
+  if (slot === undefined || slot.value !== value) return undefined
+  const { verdict } = slot
+  slot.value = slot.verdict = undefined
+  return verdict
+}
 
 /** Deletes from an instance what class-validator's whitelist deletes from it, nested objects included. */
 export function stripUndeclared (object: object, plans: Map<Function, ClassPlan>): void {

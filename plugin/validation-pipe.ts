@@ -71,9 +71,9 @@ export class ValidationPipe implements PipeTransform {
     if (type !== 'custom' || this.#options.validateCustomDecorators === true) {
       // A value the route's compiled schema accepted in Fastify's validation step passes as it
       // would here. Compiled classes are all validated types, so this needs no lookup of its own.
-      if (this.#fingerprint !== undefined && value !== null && typeof value === 'object') {
-        const verdict = acceptedBy(value)
-        if (verdict !== undefined && verdict.cls === metatype && verdict.fingerprint === this.#fingerprint) return this.#passed(value, metatype, verdict)
+      if (this.#fingerprint !== undefined) {
+        const verdict = acceptedBy(type, value)
+        if (verdict !== undefined && verdict.cls === metatype && verdict.fingerprint === this.#fingerprint) return this.#passed(value as object, metatype, verdict)
       }
       if (isValidatedType(metatype)) return this.#check(value, metadata, metatype)
     }
