@@ -1,4 +1,4 @@
-import type { Container } from './container.js'
+import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import { bindingName } from './container.js'
 import { ERR_LIFECYCLE_HOOK } from './errors.js'
@@ -12,19 +12,27 @@ interface HookTarget { instance: any, name: string }
 export function lifecycleOrder (container: Container, modules: ModuleNode[]): HookTarget[] {
   const seen = new Set<unknown>()
   const order: HookTarget[] = []
-  const created = container.takeCreated()
-  const take = (module: ModuleNode, kinds: string[]) => {
+  // Each module's instances, in creation order: one pass over them all, whatever the number of modules.
+  const byModule = new Map<ModuleNode, Array<{ binding: Binding, instance: unknown }>>()
+  for (const entry of container.takeCreated()) {
+    const list = byModule.get(entry.binding.module)
+    if (list === undefined) byModule.set(entry.binding.module, [entry])
+    else list.push(entry)
+  }
+  const take = (created: Array<{ binding: Binding, instance: unknown }>, kinds: string[]) => {
     for (const { binding, instance } of created) {
-      if (binding.module !== module || !kinds.includes(binding.kind)) continue
+      if (!kinds.includes(binding.kind)) continue
       if (instance === null || typeof instance !== 'object' || seen.has(instance)) continue
       seen.add(instance)
       order.push({ instance, name: bindingName(binding) })
     }
   }
   for (const module of modules) {
-    take(module, ['provider', 'enhancer'])
-    take(module, ['controller'])
-    take(module, ['module'])
+    const created = byModule.get(module)
+    if (created === undefined) continue
+    take(created, ['provider', 'enhancer'])
+    take(created, ['controller'])
+    take(created, ['module'])
   }
   return order
 }

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { fp } from './peers.js'
 import type { DecoratorPluginOptions } from '../types/index.js'
-import { scanModules, initOrder, notAModuleHint } from './scanner.js'
+import { scanModules, initOrder, notAModuleHint, type ModuleNode } from './scanner.js'
 import { scanControllers, type EnhancerLists } from './controller-scan.js'
 import { Container } from './container.js'
 import { EnhancerRefs } from './enhancer-ref.js'
 import { globalEnhancers } from './app-enhancers.js'
 import { createVersioning } from './versioning.js'
-import { checkAppRoutes, checkRoutes, planController, type RouterContext } from './planner.js'
+import { checkAppRoutes, checkRoutes, planController, type ControllerPlan, type RouterContext } from './planner.js'
 import { named, registerController, type Contexts } from './router.js'
 import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runStart, runStop } from './lifecycle.js'
@@ -102,7 +102,9 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   }
   const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
   const plans = controllers.map((scan) => planController(scan, ctx))
-  const plansOf = new Map(modules.map((module) => [module, plans.filter((plan) => plan.module === module)]))
+  // Each module's controller plans, in one pass over them all.
+  const plansOf = new Map<ModuleNode, ControllerPlan[]>(modules.map((module) => [module, []]))
+  for (const plan of plans) plansOf.get(plan.module)!.push(plan)
   const noAutoHead = checkRoutes(plans)
   checkAppRoutes(app, plans)
   versioning.check(app)
