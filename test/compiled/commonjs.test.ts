@@ -46,12 +46,17 @@ test('a CommonJS consumer can require() the package and run an application', () 
   assert.deepEqual(JSON.parse(output), { status: 200, body: { message: 'hello from CommonJS' }, again: { message: 'hello from CommonJS' } })
 })
 
-test('package.json: an ES module package whose require condition gives the CommonJS build', () => {
+test('package.json: an ES module package whose require condition gives the CommonJS build, and its import condition an ES wrapper of it', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   assert.equal(pkg.engines.node, '>=20.19')
   assert.equal(pkg.type, 'module')
-  assert.equal(pkg.exports['.'].import.default, './dist/plugin/index.js')
-  assert.equal(pkg.exports['.'].require.default, './dist/cjs/plugin/index.js')
+  for (const [entry, file] of [['.', 'index'], ['./testing', 'testing']]) {
+    assert.equal(pkg.exports[entry].import.default, `./dist/wrapper/${file}.js`)
+    // The ES build's declarations type the import condition.
+    assert.equal(pkg.exports[entry].import.types, `./dist/plugin/${file}.d.ts`)
+    assert.equal(pkg.exports[entry].require.default, `./dist/cjs/plugin/${file}.js`)
+    assert.match(readFileSync(join(root, 'dist/wrapper', `${file}.js`), 'utf8'), new RegExp(`createRequire\\(import\\.meta\\.url\\)\\('\\.\\./cjs/plugin/${file}\\.js'\\)`))
+  }
   assert.equal(pkg.main, './dist/cjs/plugin/index.js')
   // The CommonJS build is CommonJS whatever loads it: no require(esm) involved.
   assert.deepEqual(JSON.parse(readFileSync(join(root, 'dist/cjs/package.json'), 'utf8')), { type: 'commonjs' })

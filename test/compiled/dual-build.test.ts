@@ -1,12 +1,16 @@
-// One process, both builds: an application declared with one build's decorators and classes,
-// registered through the other's plugin (a CommonJS test helper beside ES module app code).
+// One process, two copies of the package (as when an app and a library each install their own):
+// an application declared with one copy's decorators and classes, registered through the other's
+// plugin. The package itself is one copy whether imported or required (its ES entry wraps the
+// CommonJS build); the ES build of the same sources, loaded by path, is the second copy.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import Fastify from 'fastify'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import * as esm from 'fastify-decorator-plugin'
-import * as esmTesting from 'fastify-decorator-plugin/testing'
+import * as esm from '../../plugin/index.js'
+import * as esmTesting from '../../plugin/testing.js'
+import * as imported from 'fastify-decorator-plugin'
+import * as importedTesting from 'fastify-decorator-plugin/testing'
 
 const require = createRequire(import.meta.url)
 const cjs: typeof esm = require('fastify-decorator-plugin')
@@ -80,14 +84,16 @@ function declareApp (lib: typeof esm) {
   return { CatsModule, CatsService }
 }
 
-test('the two builds are separate copies of the package, resolved by the import and require conditions', () => {
-  assert.match(import.meta.resolve('fastify-decorator-plugin'), /\/dist\/plugin\/index\.js$/)
+test('import and require of the package give one copy; the ES build loaded by path is another', () => {
+  assert.match(import.meta.resolve('fastify-decorator-plugin'), /\/dist\/wrapper\/index\.js$/)
   assert.match(require.resolve('fastify-decorator-plugin'), /\/dist\/cjs\/plugin\/index\.js$/)
   assert.match(require.resolve('fastify-decorator-plugin/testing'), /\/dist\/cjs\/plugin\/testing\.js$/)
+  for (const name of Object.keys(cjs) as Array<keyof typeof cjs>) assert.equal(imported[name], cjs[name], name)
+  for (const name of Object.keys(cjsTesting) as Array<keyof typeof cjsTesting>) assert.equal(importedTesting[name], cjsTesting[name], name)
   assert.notEqual(cjs.HttpException, esm.HttpException)
   assert.notEqual(cjs.Reflector, esm.Reflector)
   assert.notEqual(cjs.decoratorPlugin, esm.decoratorPlugin)
-  // Tokens are registered symbols: one value in both builds.
+  // Tokens are registered symbols: one value in both copies.
   assert.equal(cjs.REQUEST, esm.REQUEST)
   assert.equal(cjs.FASTIFY, esm.FASTIFY)
   assert.equal(cjs.VERSION_NEUTRAL, esm.VERSION_NEUTRAL)

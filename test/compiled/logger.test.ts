@@ -2,7 +2,6 @@
 // and a provider injected by type.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import Fastify from 'fastify'
 import { decoratorPlugin, Module, Controller, Get, Injectable, Logger, FastifyAdapter } from 'fastify-decorator-plugin'
 import { Test } from 'fastify-decorator-plugin/testing'
@@ -44,14 +43,16 @@ test('Logger lines of a request go through the application\'s pino logger with t
   await app.close()
 })
 
-test('a Logger of the CommonJS build writes through an application of the ES module build', async () => {
-  const commonjs = createRequire(import.meta.url)('fastify-decorator-plugin') as { Logger: typeof Logger }
-  assert.notEqual(commonjs.Logger, Logger)
+// `import` and `require` of the package give one copy; a second copy, here the ES build of the same
+// sources loaded by path, is what a library with its own installation of the package would bring.
+test('a Logger of another copy of the package writes through an application of this one', async () => {
+  const other = await import('../../plugin/index.js')
+  assert.notEqual(other.Logger as unknown, Logger)
   const lines: any[] = []
   const app = Fastify({ logger: { stream: { write: (line: string) => lines.push(JSON.parse(line)) } } })
   await app.register(decoratorPlugin, { module: CatsModule })
   await app.ready()
-  new commonjs.Logger('Helper').log('from the other build')
+  new other.Logger('Helper').log('from the other copy')
   await app.close()
-  assert.deepEqual(lines.filter((line) => line.context === 'Helper').map((line) => line.msg), ['from the other build'])
+  assert.deepEqual(lines.filter((line) => line.context === 'Helper').map((line) => line.msg), ['from the other copy'])
 })

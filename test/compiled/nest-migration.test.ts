@@ -144,7 +144,7 @@ test('the example type-checks and all its specs pass on the plugin, installed as
   const installed = join(dir, 'node_modules', plugin)
   mkdirSync(installed)
   cpSync(join(root, 'package.json'), join(installed, 'package.json'))
-  for (const build of ['plugin', 'cjs', 'types']) cpSync(join(root, 'dist', build), join(installed, 'dist', build), { recursive: true })
+  for (const build of ['plugin', 'cjs', 'types', 'wrapper']) cpSync(join(root, 'dist', build), join(installed, 'dist', build), { recursive: true })
   onPlugin = check(dir)
   pluginProject = dir
   assert.deepEqual(onPlugin.failed, [])

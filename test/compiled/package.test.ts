@@ -3,12 +3,12 @@
 // Offline: the projects' node_modules link to this repository's, the package is the tarball.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const modules = join(root, 'node_modules')
@@ -49,7 +49,7 @@ function assertPassed (dir: string, cli: string[]): void {
 before(() => {
   // What a fresh clone has: sources and configuration, no dist/.
   const source = join(work, 'source')
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
     cpSync(join(root, path), join(source, path), { recursive: true })
   }
   symlinkSync(modules, join(source, 'node_modules'))
@@ -62,9 +62,11 @@ after(() => rmSync(work, { recursive: true, force: true }))
 
 test('npm pack on a clone without dist/ builds first, and ships the license and every source file the source maps name', () => {
   const files = new Set(run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')))
-  for (const entry of ['dist/plugin/index.js', 'dist/plugin/index.d.ts', 'dist/plugin/testing.js', 'dist/cjs/plugin/index.js', 'dist/cjs/plugin/index.d.ts', 'dist/cjs/plugin/testing.d.ts', 'dist/cjs/package.json']) {
+  for (const entry of ['dist/wrapper/index.js', 'dist/wrapper/testing.js', 'dist/plugin/index.d.ts', 'dist/plugin/testing.d.ts', 'dist/plugin/nest/reader.d.ts', 'dist/types/index.d.ts', 'dist/cjs/plugin/index.js', 'dist/cjs/plugin/index.d.ts', 'dist/cjs/plugin/testing.d.ts', 'dist/cjs/package.json']) {
     assert.ok(files.has(entry), `${entry} is packed`)
   }
+  // Of the ES build only the declarations ship: both entries run the CommonJS build.
+  assert.deepEqual([...files].filter((path) => /^dist\/(plugin|types)\//.test(path) && !path.endsWith('.d.ts')), [])
   assert.deepEqual([...files].filter((path) => /^(test|examples|bench|docs|dist\/examples)\//.test(path)), [], 'no tests, examples or benchmarks')
   const installed = join(project('maps-app', { 'package.json': JSON.stringify({ name: 'maps-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
   // The license package.json names, in full.
@@ -118,17 +120,18 @@ test('a controller answers through inject()', async () => {
 })
 `
 
-test('the ES entry points load reflect-metadata, fastify-plugin and @fastify/error without an ES import', () => {
-  const peers = ['reflect-metadata', 'fastify-plugin', '@fastify/error']
+test('the ES loader sees only the two wrappers: no CommonJS file of the package or its dependencies is imported, so none is lexed', () => {
+  const dependencies = ['reflect-metadata', 'fastify-plugin', '@fastify/error', 'ajv']
   const dir = project('lexer-app', {
     'package.json': JSON.stringify({ name: 'lexer-app', private: true, type: 'module' }),
-    // Records every module the ES loader resolves.
+    // Records every module the ES loader loads, with its format: an ES import of CommonJS is
+    // loaded as 'commonjs', and that is what makes Node lex its source for export names.
     'hooks.js': `
       import { appendFileSync } from 'node:fs'
-      export async function resolve (specifier, context, next) {
-        const resolved = await next(specifier, context)
-        appendFileSync(${JSON.stringify(join(work, 'lexer-app', 'resolved.txt'))}, resolved.url + '\\n')
-        return resolved
+      export async function load (url, context, next) {
+        const loaded = await next(url, context)
+        appendFileSync(${JSON.stringify(join(work, 'lexer-app', 'loaded.txt'))}, loaded.format + ' ' + url + '\\n')
+        return loaded
       }
     `,
     'register.js': 'import { register } from \'node:module\'\nregister(\'./hooks.js\', import.meta.url)\n',
@@ -140,14 +143,146 @@ test('the ES entry points load reflect-metadata, fastify-plugin and @fastify/err
   })
   const output = run(process.execPath, ['--import', './register.js', 'main.js'], dir)
   assert.deepEqual(JSON.parse(output), ['function', 'fastify-decorator-plugin', 'FDP_ERR_INVALID_OPTIONS', 'function'])
-  const resolved = readFileSync(join(dir, 'resolved.txt'), 'utf8').split('\n').filter(Boolean)
-  assert.ok(resolved.some((url) => url.endsWith('/fastify-decorator-plugin/dist/plugin/index.js')), resolved.join('\n'))
-  assert.deepEqual(resolved.filter((url) => peers.some((peer) => url.includes(`/node_modules/${peer}/`))), [])
-  // Nor does any module of the ES build hold such an import, dynamic ones included.
-  const installed = join(dir, 'node_modules', 'fastify-decorator-plugin', 'dist', 'plugin')
-  for (const file of readdirSync(installed, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+  const loaded = readFileSync(join(dir, 'loaded.txt'), 'utf8').split('\n').filter(Boolean)
+  const installed = join(dir, 'node_modules', 'fastify-decorator-plugin')
+  assert.deepEqual(loaded.filter((line) => line.includes('/node_modules/fastify-decorator-plugin/')).map((line) => line.replace(pathToFileURL(installed).href, '')).sort(), [
+    'module /dist/wrapper/index.js',
+    'module /dist/wrapper/testing.js'
+  ])
+  assert.deepEqual(loaded.filter((line) => dependencies.some((name) => line.includes(`/node_modules/${name}/`))), [])
+  // The wrappers name their exports and require() the CommonJS build: no ES import of it (an
+  // `export *` from it would be one) and none of a CommonJS dependency, dynamic ones included.
+  const shipped = readdirSync(installed, { recursive: true, encoding: 'utf8' }).filter((name) => /\.m?js$/.test(name) && !name.startsWith('dist/cjs/'))
+  assert.deepEqual(shipped.sort(), ['dist/wrapper/index.js', 'dist/wrapper/testing.js'])
+  for (const file of shipped) {
     const code = readFileSync(join(installed, file), 'utf8')
-    for (const peer of peers) assert.doesNotMatch(code, new RegExp(`(from\\s*|import\\s*\\(?\\s*)["']${peer}["']`), `${file} imports ${peer}`)
+    assert.deepEqual([...code.matchAll(/(?:^|\s)(?:import|export)\b[^'"\n]*['"]([^'"]+)['"]/g)].map((match) => match[1]), ['node:module'], file)
+    assert.doesNotMatch(code, /export\s*\*|import\s*\(/, file)
+    for (const name of dependencies) assert.doesNotMatch(code, new RegExp(`["']${name}["']`), `${file} names ${name}`)
+  }
+})
+
+test('the ES entries export exactly the names of the CommonJS entries and of the ES build, and one copy serves import and require', async () => {
+  const dir = project('names-app', {
+    'package.json': JSON.stringify({ name: 'names-app', private: true, type: 'module' }),
+    'main.js': `
+      import { createRequire } from 'node:module'
+      import { Controller, HttpException, NotFoundException } from 'fastify-decorator-plugin'
+      const require = createRequire(import.meta.url)
+      const names = {}
+      const same = {}
+      for (const entry of ['', '/testing']) {
+        const imported = await import('fastify-decorator-plugin' + entry)
+        const required = require('fastify-decorator-plugin' + entry)
+        names[entry] = { imported: Object.keys(imported), required: Object.keys(required).sort() }
+        same[entry] = Object.keys(imported).filter((name) => imported[name] !== required[name])
+      }
+      const cjs = require('fastify-decorator-plugin')
+      process.stdout.write(JSON.stringify({
+        names,
+        same,
+        controller: Controller === cjs.Controller,
+        instance: new NotFoundException() instanceof cjs.HttpException && new cjs.NotFoundException() instanceof HttpException,
+        modules: Object.keys(require.cache).filter((file) => file.includes('/fastify-decorator-plugin/dist/cjs/plugin/')).length
+      }))
+    `
+  })
+  const result = JSON.parse(run(process.execPath, ['main.js'], dir))
+  for (const [entry, file] of [['', 'index'], ['/testing', 'testing']]) {
+    // The ES build of the same sources, as the repository builds it.
+    const esBuild = Object.keys(await import(pathToFileURL(join(root, 'dist', 'plugin', `${file}.js`)).href))
+    assert.ok(esBuild.length > (entry === '' ? 80 : 3), esBuild.join(', '))
+    assert.deepEqual(result.names[entry].imported, esBuild, `fastify-decorator-plugin${entry}: the ES entry against the ES build`)
+    assert.deepEqual(result.names[entry].required, esBuild, `fastify-decorator-plugin${entry}: the CommonJS entry against the ES build`)
+    assert.deepEqual(result.same[entry], [], `fastify-decorator-plugin${entry}: exports that differ between import and require`)
+  }
+  assert.equal(result.controller, true)
+  assert.equal(result.instance, true)
+  // One CommonJS build loaded once: as many modules as its files, not twice as many.
+  const built = readdirSync(join(dir, 'node_modules', 'fastify-decorator-plugin', 'dist', 'cjs', 'plugin'), { recursive: true, encoding: 'utf8' }).filter((name) => /\.c?js$/.test(name))
+  assert.ok(result.modules > 40 && result.modules <= built.length, `${result.modules} of ${built.length}`)
+})
+
+// The optional peers, reached from the CommonJS build whichever entry loads it: NestJS's decorators
+// (@nestjs/common is ES only: require()d), an rxjs interceptor, ValidationPipe with class-validator
+// and class-transformer, @Render through @fastify/view, and the testing entry.
+const peersApp = `
+module.exports = function declare ({ lib, nest, cv, rxjs }) {
+  class Wrap { intercept (ctx, next) { return next.handle().pipe(rxjs.map((data) => ({ data }))) } }
+  nest.Injectable()(Wrap)
+  class NestCats { one (id) { return { id } } }
+  nest.Get(':id')(NestCats.prototype, 'one', Object.getOwnPropertyDescriptor(NestCats.prototype, 'one'))
+  nest.Param('id')(NestCats.prototype, 'one', 0)
+  nest.UseInterceptors(Wrap)(NestCats)
+  nest.Controller('nest')(NestCats)
+  class CatDto {}
+  cv.IsString()(CatDto.prototype, 'name')
+  class Cats {
+    create (dto) { return { name: dto.name, dto: dto instanceof CatDto } }
+    page () { return { name: 'Tom' } }
+  }
+  Reflect.defineMetadata('design:paramtypes', [CatDto], Cats.prototype, 'create')
+  lib.Post()(Cats.prototype, 'create', Object.getOwnPropertyDescriptor(Cats.prototype, 'create'))
+  lib.Body(new lib.ValidationPipe({ transform: true }))(Cats.prototype, 'create', 0)
+  lib.Get('page')(Cats.prototype, 'page', Object.getOwnPropertyDescriptor(Cats.prototype, 'page'))
+  lib.Render('cat')(Cats.prototype, 'page', Object.getOwnPropertyDescriptor(Cats.prototype, 'page'))
+  lib.Controller('cats')(Cats)
+  class AppModule {}
+  lib.Module({ controllers: [NestCats, Cats], providers: [Wrap] })(AppModule)
+  return AppModule
+}
+module.exports.exercise = async function exercise ({ lib, testing, Fastify, ejs }, AppModule) {
+  const view = { engine: { ejs }, root: require('node:path').join(__dirname, 'views') }
+  const app = Fastify()
+  await app.register(lib.decoratorPlugin, { module: AppModule, view })
+  const answers = []
+  for (const [method, url, payload] of [['GET', '/nest/7'], ['POST', '/cats', { name: 'Tom' }], ['POST', '/cats', { name: 1 }], ['GET', '/cats/page']]) {
+    const response = await app.inject({ method, url, payload })
+    answers.push([response.statusCode, response.body])
+  }
+  await app.close()
+  const testApp = await testing.createTestApp(AppModule, { view })
+  answers.push((await testApp.inject('/nest/8')).body)
+  await testApp.close()
+  return answers
+}
+`
+
+test('the optional peers work through either entry: an ES consumer and a CommonJS consumer get the same answers, without warnings', () => {
+  const dir = project('peers-app', {
+    'package.json': JSON.stringify({ name: 'peers-app', private: true }),
+    'app.js': peersApp,
+    'views/cat.ejs': '<p><%= name %></p>',
+    'esm.mjs': `
+      import { createRequire } from 'node:module'
+      import Fastify from 'fastify'
+      import ejs from 'ejs'
+      import * as lib from 'fastify-decorator-plugin'
+      import * as testing from 'fastify-decorator-plugin/testing'
+      import * as nest from '@nestjs/common'
+      import * as cv from 'class-validator'
+      import * as rxjs from 'rxjs'
+      const declare = createRequire(import.meta.url)('./app.js')
+      const peers = { lib, testing, nest, cv, rxjs, Fastify, ejs }
+      process.stdout.write(JSON.stringify(await declare.exercise(peers, declare(peers))))
+    `,
+    'cjs.js': `
+      const declare = require('./app.js')
+      const peers = { lib: require('fastify-decorator-plugin'), testing: require('fastify-decorator-plugin/testing'), nest: require('@nestjs/common'), cv: require('class-validator'), rxjs: require('rxjs'), Fastify: require('fastify'), ejs: require('ejs') }
+      declare.exercise(peers, declare(peers)).then((answers) => process.stdout.write(JSON.stringify(answers)))
+    `
+  })
+  const expected = [
+    [200, JSON.stringify({ data: { id: '7' } })],
+    [201, JSON.stringify({ name: 'Tom', dto: true })],
+    [400, JSON.stringify({ statusCode: 400, message: ['name must be a string'], error: 'Bad Request' })],
+    [200, '<p>Tom</p>'],
+    JSON.stringify({ data: { id: '8' } })
+  ]
+  for (const consumer of ['esm.mjs', 'cjs.js']) {
+    const result = spawnSync(process.execPath, [consumer], { cwd: dir, encoding: 'utf8' })
+    assert.equal(result.stderr, '', consumer)
+    assert.deepEqual(JSON.parse(result.stdout), expected, consumer)
   }
 })
 
@@ -162,7 +297,7 @@ test('Jest with @swc/jest loads the package (its CommonJS build) with no transfo
   assertPassed(dir, [join(modules, 'jest', 'bin', 'jest.js'), '--ci', '--no-watchman', '--json'])
 })
 
-test('Vitest loads the package (its ES module build) with its default configuration', () => {
+test('Vitest loads the package (its ES entry) with its default configuration', () => {
   const dir = project('vitest-app', {
     'package.json': JSON.stringify({ name: 'vitest-app', private: true, type: 'module' }),
     'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', experimentalDecorators: true } }),

@@ -24,10 +24,12 @@ class AppModule {}
 
 test('fastify-decorator-plugin/testing resolves through the package exports to the built entry point', () => {
   const entry = import.meta.resolve('fastify-decorator-plugin/testing')
-  assert.match(entry, /\/dist\/plugin\/testing\.js$/)
-  assert.match(import.meta.resolve('fastify-decorator-plugin'), /\/dist\/plugin\/index\.js$/)
-  // The CommonJS view of the same exports map points at the CommonJS build of the same entry.
-  assert.equal(createRequire(import.meta.url).resolve('fastify-decorator-plugin/testing'), new URL(entry).pathname.replace('/dist/plugin/', '/dist/cjs/plugin/'))
+  assert.match(entry, /\/dist\/wrapper\/testing\.js$/)
+  assert.match(import.meta.resolve('fastify-decorator-plugin'), /\/dist\/wrapper\/index\.js$/)
+  // The CommonJS view of the same exports map points at the CommonJS build of the same entry, which the wrapper loads.
+  const require = createRequire(import.meta.url)
+  assert.equal(require.resolve('fastify-decorator-plugin/testing'), new URL(entry).pathname.replace('/dist/wrapper/', '/dist/cjs/plugin/'))
+  assert.equal(createTestApp, require('fastify-decorator-plugin/testing').createTestApp)
 })
 
 test('createTestApp from the package entry point injects by type and applies overrides', async (t) => {
