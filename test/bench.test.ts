@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { buildApp as buildRaw } from '../bench/src/apps/raw.js'
 import { buildApp as buildPlugin } from '../bench/src/apps/plugin.js'
@@ -56,4 +57,17 @@ test('bench startup: raw Fastify, raw Fastify with a plugin per resource and the
   const [raw, ...others] = apps.map((app) => app.printRoutes({ commonPrefix: false }))
   assert.match(raw, /^├── \/c0 \(GET, HEAD, POST\)\n│ {3}└── \/:id \(GET, HEAD, DELETE\)\n/)
   for (const routes of others) assert.equal(routes, raw)
+})
+
+// The bench measures the package as users load it (bench/install-package.js installs the packed
+// tarball); here, under tsx, the name maps to the sources (tsconfig.json "paths").
+test('bench apps import the plugin by the package name, never its sources by path', () => {
+  const apps = new URL('../bench/src/apps/', import.meta.url)
+  const files = readdirSync(apps).filter((file) => file.startsWith('plugin'))
+  assert.ok(files.length >= 4, files.join(', '))
+  for (const file of files) {
+    const specifiers = [...readFileSync(new URL(file, apps), 'utf8').matchAll(/\bfrom\s+'([^']+)'/g)].map((match) => match[1])
+    assert.ok(specifiers.includes('fastify-decorator-plugin'), `${file} imports ${specifiers.join(', ')}`)
+    assert.deepEqual(specifiers.filter((specifier) => /(^|\/)plugin\/|\.\.\/\.\.\//.test(specifier)), [], file)
+  }
 })

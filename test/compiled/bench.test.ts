@@ -1,12 +1,13 @@
 // Runs on tsc output: ValidationPipe reads the benchmark's DTO from the emitted parameter types.
+// The bench apps load the package by name, as users do; the app here registers that same copy.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import Fastify from 'fastify'
+import { Module, decoratorPlugin } from 'fastify-decorator-plugin'
 import { buildApp as buildRaw } from '../../bench/src/apps/raw.js'
 import { buildApp as buildPlugin } from '../../bench/src/apps/plugin.js'
 import { CompiledItemsController } from '../../bench/src/apps/plugin-dto.js'
 import { scenarios } from '../../bench/src/scenarios.js'
-import { Module } from '../../plugin/index.js'
-import { build } from '../helpers/app.js'
 
 for (const name of ['pipeline-cv', 'pipeline-dto'] as const) {
   for (const [target, build] of [['raw', buildRaw], ['plugin', buildPlugin]] as const) {
@@ -27,7 +28,10 @@ class ItemsModule {}
 
 test('bench plugin pipeline-dto: the DTO is the route\'s body schema, and the 400 is ValidationPipe\'s', async (t) => {
   const schemas: unknown[] = []
-  const app = await build(t, ItemsModule, {}, (app) => app.addHook('onRoute', (route) => { schemas.push(route.schema) }))
+  const app = Fastify()
+  t.after(() => app.close())
+  app.addHook('onRoute', (route) => { schemas.push(route.schema) })
+  await app.register(decoratorPlugin, { module: ItemsModule })
   const { request } = scenarios['pipeline-dto']
   assert.deepEqual(JSON.parse(JSON.stringify(schemas)), [{ body: { $ref: 'CreateItemDto#' } }])
   const rejected = await app.inject({ method: 'POST', url: request.path, headers: request.headers, payload: JSON.stringify({ name: '', qty: -1 }) })

@@ -1,4 +1,4 @@
-import { Body, Controller, Post, UseGuards, UseInterceptors, UsePipes, ValidationPipe } from '../../../plugin/index.js'
+import { Body, Controller, Post, UseGuards, UseInterceptors, UsePipes, ValidationPipe } from 'fastify-decorator-plugin'
 import { CreateItemDto } from './dto.js'
 import { TokenGuard, WrapInterceptor } from './plugin.js'
 

@@ -1,4 +1,4 @@
-import { Controller, Get, Injectable, Param, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '../../../plugin/index.js'
+import { Controller, Get, Injectable, Param, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from 'fastify-decorator-plugin'
 import { map, type Observable } from 'rxjs'
 import { rxItem } from '../scenarios.js'
 

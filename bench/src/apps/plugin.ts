@@ -3,7 +3,7 @@ import {
   Body, Controller, Delete, Get, Headers, Inject, Injectable, Module, Param, ParseIntPipe, Post, Query,
   REQUEST, RouteSchema, Scope, UseGuards, UseInterceptors, decoratorPlugin,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
-} from '../../../plugin/index.js'
+} from 'fastify-decorator-plugin'
 import { CONTROLLERS, TOKEN, itemSchema, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with this plugin. Tokens are named with @Inject so the apps also
