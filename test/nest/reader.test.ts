@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url'
 import * as nest from '@nestjs/common'
 import * as core from '@nestjs/core'
 import ejs from 'ejs'
+import Fastify from 'fastify'
 import { map } from 'rxjs'
 import {
-  Controller, Get, Inject, Injectable, Module, Reflector, SetMetadata, UseGuards, VERSION_NEUTRAL,
+  Controller, Get, Inject, Injectable, Module, Reflector, SetMetadata, UseGuards, VERSION_NEUTRAL, decoratorPlugin,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type PipeTransform
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
@@ -487,4 +488,45 @@ test('a NestJS handler with several paths, on a controller with no path, serves 
   const app = await build(t, RootModule)
   assert.deepEqual((await app.inject('/first')).json(), { id: null })
   assert.deepEqual((await app.inject('/second/7')).json(), { id: '7' })
+})
+
+test('two applications registered at the same time read the same NestJS classes, each adopting or reading what the other wrote', async (t) => {
+  @nest.Controller('twice')
+  @nest.UseGuards(RolesGuard)
+  class TwiceController {
+    @nest.Get(':id') @Roles('admin') @nest.Header('x-twice', 'yes') one (@nest.Param('id', nest.ParseIntPipe) id: number) { return { id } }
+  }
+  @nest.Module({ controllers: [TwiceController] })
+  class TwiceModule {}
+  const apps = [Fastify(), Fastify()]
+  t.after(() => Promise.all(apps.map((app) => app.close())))
+  await Promise.all(apps.map(async (app) => { await app.register(decoratorPlugin, { module: TwiceModule }) }))
+  await Promise.all(apps.map((app) => app.ready()))
+  for (const app of apps) {
+    const allowed = await app.inject({ url: '/twice/7', headers: { role: 'admin' } })
+    assert.deepEqual([allowed.statusCode, allowed.json(), allowed.headers['x-twice']], [200, { id: 7 }, 'yes'])
+    assert.equal((await app.inject({ url: '/twice/7', headers: { role: 'guest' } })).statusCode, 403)
+  }
+})
+
+test('metadata written between two registrations (decorators applied late: a route, a guard, NestJS\'s @HttpCode()) is read by the second', async (t) => {
+  @Controller('late')
+  class LateController {
+    @Get() get () { return 'get' }
+    extra () { return 'extra' }
+  }
+  @Module({ controllers: [LateController] })
+  class LateModule {}
+  const first = await build(t, LateModule)
+  assert.equal((await first.inject('/late/extra')).statusCode, 404)
+  const guard: CanActivate = { canActivate: (ctx) => ctx.switchToHttp().getRequest().headers.role === 'admin' }
+  UseGuards(guard)(LateController)
+  Get('extra')(LateController.prototype, 'extra', Object.getOwnPropertyDescriptor(LateController.prototype, 'extra')!)
+  nest.HttpCode(202)(LateController.prototype, 'extra', Object.getOwnPropertyDescriptor(LateController.prototype, 'extra')!)
+  const second = await build(t, LateModule)
+  assert.equal((await second.inject('/late/extra')).statusCode, 403)
+  const extra = await second.inject({ url: '/late/extra', headers: { role: 'admin' } })
+  assert.deepEqual([extra.statusCode, extra.body], [202, 'extra'])
+  // The first application keeps what it registered.
+  assert.equal((await first.inject('/late')).statusCode, 200)
 })
