@@ -3,10 +3,10 @@ import { fp } from './peers.js'
 import type { DecoratorPluginOptions } from '../types/index.js'
 import { scanModules, initOrder, notAModuleHint, type ModuleNode } from './scanner.js'
 import { scanControllers, type EnhancerLists } from './controller-scan.js'
-import { Container } from './container.js'
-import { EnhancerRefs } from './enhancer-ref.js'
+import { Container, type Binding } from './container.js'
+import { EnhancerRefs, type EnhancerRefLists } from './enhancer-ref.js'
 import { globalEnhancers } from './app-enhancers.js'
-import { createVersioning } from './versioning.js'
+import { createVersioning, type Versioning } from './versioning.js'
 import { checkAppRoutes, checkRoutes, planController, type ControllerPlan, type RouterContext } from './planner.js'
 import { named, registerController, type Contexts } from './router.js'
 import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
@@ -20,7 +20,7 @@ import { addProviderHooks } from './hook-handlers.js'
 import { ERR_ALREADY_REGISTERED, ERR_INVALID_OPTIONS } from './errors.js'
 import { describe } from './describe.js'
 import { kApplication } from './symbols.js'
-import { internalOptions } from './internal-options.js'
+import { internalOptions, type InternalOptions } from './internal-options.js'
 import { applyMiddleware } from './middleware.js'
 import { addRequestContext, useAppLogger } from './logger.js'
 import { DtoSchemas } from './dto-registry.js'
@@ -68,6 +68,61 @@ function checkNotRegistered (app: FastifyInstance): void {
     'app.register(async (child) => { await child.register(decoratorPlugin, { module: AdminModule }) }).')
 }
 
+/**
+ * What planning reads. Built here rather than inside decoratorPlugin: closures made there would
+ * keep its whole scope, every scan and plan, alive for as long as the app runs.
+ */
+function routerContext (app: FastifyInstance, options: DecoratorPluginOptions, container: Container, refs: EnhancerRefs, versioning: Versioning, globals: EnhancerRefLists): RouterContext {
+  return {
+    container,
+    refs,
+    versioning,
+    prefix: options.prefix ?? '',
+    prefixTrailingSlash: options.prefixTrailingSlash ?? 'no-slash',
+    ignoreTrailingSlash: app.initialConfig.routerOptions?.ignoreTrailingSlash === true || app.initialConfig.ignoreTrailingSlash === true,
+    uriVersioning: options.versioning?.type === 'uri',
+    allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
+    hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
+    dto: new DtoSchemas(app.log, (id) => app.getSchema(id) !== undefined),
+    globals
+  }
+}
+
+/** The container keeps this lookup for later instances: made here, it holds the contexts and nothing else. */
+function contextOf (contexts: Contexts) {
+  return (binding: Binding) => contexts.get(binding) ?? contexts.get(binding.module)
+}
+
+const stopHooks = ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'] as const
+
+/**
+ * The hooks that outlive registration: NestJS's lifecycle and the shutdown signals. In a function
+ * of its own, for the same reason: they hold the targets, not what registration is done with.
+ */
+async function startLifecycle (app: FastifyInstance, root: FastifyInstance, container: Container, targets: ReturnType<typeof lifecycleOrder>, options: DecoratorPluginOptions, internal: InternalOptions | undefined): Promise<void> {
+  if (internal?.manualLifecycle) {
+    internal.manualLifecycle({
+      container,
+      init: async () => { await runStart(targets, 'onModuleInit'); await runStart(targets, 'onApplicationBootstrap') },
+      destroy: () => runStop(targets, [...stopHooks])
+    })
+    return
+  }
+  const shutdown = signalShutdown(app, shutdownSignalsOf(options.shutdownSignals))
+  // Fastify closes the server first, so requests in flight have completed before these run.
+  root.addHook('onClose', async () => {
+    try {
+      await runStop(targets, [...stopHooks], shutdown.signal)
+    } finally {
+      shutdown.stop()
+    }
+  })
+  await runStart(targets, 'onModuleInit')
+  // Once every plugin of the app has loaded, before it listens: NestJS's bootstrap phase.
+  root.addHook('onReady', async () => { await runStart(targets, 'onApplicationBootstrap') })
+  shutdown.listen()
+}
+
 async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
   checkNotRegistered(app)
   // Classes decorated with @nestjs/common (when installed) get the plugin's metadata first.
@@ -87,19 +142,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.
   const refs = new EnhancerRefs(container)
-  const ctx: RouterContext = {
-    container,
-    refs,
-    versioning,
-    prefix: options.prefix ?? '',
-    prefixTrailingSlash: options.prefixTrailingSlash ?? 'no-slash',
-    ignoreTrailingSlash: app.initialConfig.routerOptions?.ignoreTrailingSlash === true || app.initialConfig.ignoreTrailingSlash === true,
-    uriVersioning: options.versioning?.type === 'uri',
-    allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
-    hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
-    dto: new DtoSchemas(app.log, (id) => app.getSchema(id) !== undefined),
-    globals: globalEnhancers(refs, container, graph.modules, globals)
-  }
+  const ctx = routerContext(app, options, container, refs, versioning, globalEnhancers(refs, container, graph.modules, globals))
   const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
   const plans = controllers.map((scan) => planController(scan, ctx))
   // Each module's controller plans, in one pass over them all.
@@ -136,7 +179,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
       }
     }))
     // A controller injects its own context; providers, enhancers and module classes their module's.
-    await container.instantiate((binding) => contexts.get(binding) ?? contexts.get(binding.module))
+    await container.instantiate(contextOf(contexts))
     await refs.fill()
     // Before the app is ready, while the routes' hooks can still be added to.
     if (serving) {
@@ -144,29 +187,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
       addRequestContext(plans.flatMap((plan) => plan.routes))
       useAppLogger(root)
     }
-    const targets = lifecycleOrder(container, modules)
-    const stopHooks = ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'] as const
-    if (internal?.manualLifecycle) {
-      internal.manualLifecycle({
-        container,
-        init: async () => { await runStart(targets, 'onModuleInit'); await runStart(targets, 'onApplicationBootstrap') },
-        destroy: () => runStop(targets, [...stopHooks])
-      })
-      return
-    }
-    const shutdown = signalShutdown(app, shutdownSignalsOf(options.shutdownSignals))
-    // Fastify closes the server first, so requests in flight have completed before these run.
-    root.addHook('onClose', async () => {
-      try {
-        await runStop(targets, [...stopHooks], shutdown.signal)
-      } finally {
-        shutdown.stop()
-      }
-    })
-    await runStart(targets, 'onModuleInit')
-    // Once every plugin of the app has loaded, before it listens: NestJS's bootstrap phase.
-    root.addHook('onReady', async () => { await runStart(targets, 'onApplicationBootstrap') })
-    shutdown.listen()
+    await startLifecycle(app, root, container, lifecycleOrder(container, modules), options, internal)
   }))
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', container.publicApi())

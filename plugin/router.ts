@@ -65,5 +65,8 @@ const controllerContext = named(async function controllerContext (instance: Fast
  * remove), while 500 started only about as fast as awaited.
  */
 export async function registerController (parent: FastifyInstance, plan: ControllerPlan, ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts): Promise<void> {
-  await parent.register(controllerContext, { prefix: plan.prefix, plan, ctx, noAutoHead, contexts })
+  const options: Partial<ControllerOptions> = { prefix: plan.prefix, plan, ctx, noAutoHead, contexts }
+  await parent.register(controllerContext, options as ControllerOptions)
+  // Fastify keeps the options of the plugin it loaded last: not the plan, done with once registered.
+  options.plan = options.noAutoHead = undefined
 }
