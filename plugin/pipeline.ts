@@ -54,28 +54,48 @@ function settle (value: unknown): unknown {
   return andThen(value, unwrap)
 }
 
+// What needs no data of its own is one function shared by every route.
+const wholeObject: Partial<Record<ParamDefinition['kind'], Extractor>> = {
+  param: (req) => req.params,
+  query: (req) => req.query,
+  body: (req) => req.body,
+  headers: (req) => req.headers,
+  req: (req) => req,
+  res: (req, reply) => reply,
+  ip: (req) => req.ip,
+  rawBody: (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
+}
+
 function extractor (param: ParamDefinition, plan: HandlerPlan): Extractor {
-  const { data } = param
-  switch (param.kind) {
-    case 'param': return data === undefined ? (req) => req.params : (req) => (req.params as Record<string, unknown>)[data]
-    case 'query': return data === undefined ? (req) => req.query : (req) => (req.query as Record<string, unknown>)[data]
-    case 'body': return data === undefined ? (req) => req.body : (req) => ownProperty(req.body, data)
-    case 'headers': return data === undefined ? (req) => req.headers : (req) => req.headers[data]
-    case 'req': return (req) => req
-    case 'res': return (req, reply) => reply
-    case 'ip': return (req) => req.ip
-    case 'rawBody': return (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
+  const { kind, data } = param
+  switch (kind) {
+    case 'param':
+    case 'query':
+    case 'body':
+    case 'headers': return data === undefined ? wholeObject[kind]! : keyedExtractor(kind, data)
     case 'file':
     case 'files': return uploadExtractor(param)
-    case 'host': {
-      const read = hostParamsReader(plan.hosts)
-      return data === undefined ? (req) => read(req) : (req) => read(req)[data]
-    }
-    case 'custom': {
-      const factory = param.factory!
-      return (req, reply, ctx) => factory(data, ctx!)
-    }
+    case 'host': return hostExtractor(hostParamsReader(plan.hosts), data)
+    case 'custom': return customExtractor(param.factory!, data)
+    default: return wholeObject[kind]!
   }
+}
+
+function keyedExtractor (kind: 'param' | 'query' | 'body' | 'headers', data: string): Extractor {
+  switch (kind) {
+    case 'param': return (req) => (req.params as Record<string, unknown>)[data]
+    case 'query': return (req) => (req.query as Record<string, unknown>)[data]
+    case 'body': return (req) => ownProperty(req.body, data)
+    case 'headers': return (req) => req.headers[data]
+  }
+}
+
+function hostExtractor (read: (req: FastifyRequest) => Record<string, string>, data: string | undefined): Extractor {
+  return data === undefined ? (req) => read(req) : (req) => read(req)[data]
+}
+
+function customExtractor (factory: NonNullable<ParamDefinition['factory']>, data: unknown): Extractor {
+  return (req, reply, ctx) => factory(data, ctx!)
 }
 
 function ownProperty (body: unknown, key: string): unknown {
@@ -117,12 +137,21 @@ function toPromise (run: () => unknown): Promise<unknown> {
 
 const interceptWith = (interceptor: NestInterceptor, ctx: ExecutionContext, next: CallHandler): unknown => interceptor.intercept(ctx, next)
 
-/** Composes the route handler once: arguments, interceptors, then the response. */
+type Invoke = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
+
+// A parameter index no decorator claims: undefined, as NestJS passes.
+const noArgument = (): undefined => undefined
+
+/**
+ * Composes the route handler once: arguments, interceptors, then the response. Each part comes
+ * from a function of its own, so a route keeps only the closures its path takes, holding only
+ * what they read: not the plan, nor the interceptor chain of a route without interceptors.
+ */
 export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: (param: ParamDefinition) => Array<EnhancerRef<PipeTransform>>): Handler {
-  const { controller, key, cls, method, status, headers, interceptors } = plan
-  const params = [...plan.params].sort((a, b) => a.index - b.index)
+  const { controller, status, headers, interceptors } = plan
+  const params = plan.params.length < 2 ? plan.params : [...plan.params].sort((a, b) => a.index - b.index)
   const argCount = params.length === 0 ? 0 : params[params.length - 1].index + 1
-  const resolvers: Extractor[] = new Array(argCount).fill(() => undefined)
+  const resolvers: Extractor[] = new Array(argCount).fill(noArgument)
   const awaited: boolean[] = new Array(argCount).fill(false)
   let asyncArgs = false
   for (const param of params) {
@@ -133,17 +162,33 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   }
   const needsContext = interceptors.length > 0 || params.some((param) => param.kind === 'custom')
   const handsReply = params.some((param) => param.kind === 'res' && !param.passthrough) && plan.render === undefined
-  const perRequest = controller.perRequest
+  const plain = status === 200 && headers.length === 0 && !handsReply && plan.redirect === undefined && plan.render === undefined
+  if (plain && !controller.perRequest && !needsContext && !asyncArgs) return plainHandler(controller, plan.key, resolvers, awaited)
+  const call = invoker(plan.key, resolvers, awaited)
+  const run = interceptors.length === 0 ? call : interceptorChain(call, interceptors, refs)
+  const prepare = status === 200 && headers.length === 0 ? undefined : shaper(status, headers)
+  const proceed = proceeder(run, prepare, responder(plan, handsReply), needsContext ? plan : undefined)
+  return controller.perRequest ? scopedHandler(proceed, controller, container) : singletonHandler(proceed, controller)
+}
 
-  const callWith = (arg: unknown, instance: any): unknown => instance[key](arg)
-  // Calls the method with its arguments; sync when nothing needs awaiting.
-  const call = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => {
-    if (argCount === 0) return instance[key]()
-    if (argCount === 1) {
-      const arg = resolvers[0](req, reply, ctx)
-      // A single argument is awaited only when piped: the reply is thenable too.
-      return awaited[0] ? andThen(arg, callWith, instance) : instance[key](arg)
-    }
+// Calls the method with its arguments; sync when nothing needs awaiting.
+function invoker (key: string | symbol, resolvers: Extractor[], awaited: boolean[]): Invoke {
+  if (resolvers.length === 0) return (instance) => instance[key]()
+  if (resolvers.length > 1) return invokerOfMany(key, resolvers, awaited)
+  return invokerOfOne(key, resolvers[0], awaited[0])
+}
+
+function invokerOfOne (key: string | symbol, resolve: Extractor, awaited: boolean): Invoke {
+  // A single argument is awaited only when piped: the reply is thenable too.
+  if (awaited) return (instance, req, reply, ctx) => andThen(resolve(req, reply, ctx), callWith, instance, key)
+  return (instance, req, reply, ctx) => instance[key](resolve(req, reply, ctx))
+}
+
+const callWith = (arg: unknown, instance: any, key: string | symbol): unknown => instance[key](arg)
+
+function invokerOfMany (key: string | symbol, resolvers: Extractor[], awaited: boolean[]): Invoke {
+  const argCount = resolvers.length
+  return (instance, req, reply, ctx) => {
     const args = new Array(argCount)
     // Only piped values are awaited: the reply is thenable and would wait for its own sending.
     // `pending`: the index of the one value pending, or -2 when several are.
@@ -164,9 +209,10 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
       return instance[key](...args)
     })
   }
+}
 
-  const respond = responder(plan, handsReply)
-
+/** The interceptors around `call`, outermost first. */
+function interceptorChain (call: Invoke, interceptors: Array<EnhancerRef<NestInterceptor>>, refs: EnhancerRefs): Invoke {
   // Interceptor i; what it gives is settled by its caller: handle() for inner ones, proceed for the outermost.
   const intercept = (instance: unknown, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext, i: number): unknown => {
     // Per interceptor call, two closures over its arguments and the `next` object: `rest` runs
@@ -178,69 +224,107 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
     const { value } = interceptors[i]
     return value !== undefined ? value.intercept(ctx, next) : andThen(refs.get(interceptors[i], req), interceptWith, ctx, next)
   }
-  const run = interceptors.length === 0
-    ? call
-    : (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined): unknown => intercept(instance, req, reply, ctx!, 0)
+  return (instance, req, reply, ctx) => intercept(instance, req, reply, ctx!, 0)
+}
 
-  const prepare = status === 200 && headers.length === 0
-    ? undefined
-    : (reply: FastifyReply) => {
-        if (status !== 200) reply.code(status)
-        for (const [name, value] of headers) reply.header(name, value)
-      }
-
-  if (!perRequest && !needsContext && prepare === undefined && !handsReply && plan.redirect === undefined && plan.render === undefined && !asyncArgs) {
-    // The hot path: a singleton controller, no pipeline, nothing to shape.
-    return function fdpHandler (req, reply) {
-      const result = run(controller.instance, req, reply, undefined)
-      if (result === undefined) { reply.send(); return }
-      if (typeof result !== 'object' || result === null) return result
-      // Only a StreamableFile needs the reply: anything else goes to Fastify as it is.
-      if (isStreamableFile(result)) return streamOf(result, reply)
-      if (isThenable(result)) return new PendingPayload(result, reply)
-      return typeof (result as Partial<ObservableLike>).subscribe === 'function' ? new PendingPayload(lastValue(result as ObservableLike), reply) : result
-    }
+function shaper (status: number, headers: HandlerPlan['headers']) {
+  return (reply: FastifyReply): void => {
+    if (status !== 200) reply.code(status)
+    for (const [name, value] of headers) reply.header(name, value)
   }
+}
 
-  // Sync until something is pending: Fastify catches a synchronous throw as it does a rejection.
-  const proceed = (instance: unknown, req: FastifyRequest, reply: FastifyReply): unknown => {
-    prepare?.(reply)
-    const ctx = needsContext ? new HttpExecutionContext(req, reply, cls, method) : undefined
-    const result = run(instance, req, reply, ctx)
-    // Pending: finished inside the reaction Fastify adds, not in a promise of its own.
-    return isThenable(result) ? new PendingPayload(result, reply, finish) : finish(result, reply)
-  }
+/**
+ * The hot path: a singleton controller, no pipeline, nothing to shape. The method is called from
+ * the handler itself, so such a route holds one closure.
+ */
+function plainHandler (controller: Binding, key: string | symbol, resolvers: Extractor[], awaited: boolean[]): Handler {
+  if (resolvers.length === 0) return plainHandlerOfNone(controller, key)
+  if (resolvers.length === 1) return plainHandlerOfOne(controller, key, resolvers[0])
+  return plainHandlerOfMany(controller, invokerOfMany(key, resolvers, awaited))
+}
+
+// One function per arity: a closure keeps its function's whole scope, and these keep only what they read.
+function plainHandlerOfNone (controller: Binding, key: string | symbol): Handler {
+  return function fdpHandler (req, reply) { return answer((controller.instance as any)[key](), reply) }
+}
+
+function plainHandlerOfOne (controller: Binding, key: string | symbol, resolve: Extractor): Handler {
+  return function fdpHandler (req, reply) { return answer((controller.instance as any)[key](resolve(req, reply, undefined)), reply) }
+}
+
+function plainHandlerOfMany (controller: Binding, run: Invoke): Handler {
+  return function fdpHandler (req, reply) { return answer(run(controller.instance, req, reply, undefined), reply) }
+}
+
+// What a plain handler's method gave, as Fastify takes it.
+function answer (result: unknown, reply: FastifyReply): unknown {
+  if (result === undefined) { reply.send(); return }
+  if (typeof result !== 'object' || result === null) return result
+  // Only a StreamableFile needs the reply: anything else goes to Fastify as it is.
+  if (isStreamableFile(result)) return streamOf(result, reply)
+  if (isThenable(result)) return new PendingPayload(result, reply)
+  return typeof (result as Partial<ObservableLike>).subscribe === 'function' ? new PendingPayload(lastValue(result as ObservableLike), reply) : result
+}
+
+type Proceed = (instance: unknown, req: FastifyRequest, reply: FastifyReply) => unknown
+type Respond = (result: unknown, reply: FastifyReply) => unknown
+
+/**
+ * The method called and its result answered, sync until something is pending: Fastify catches a
+ * synchronous throw as it does a rejection. `context`: given when an execution context is needed.
+ */
+function proceeder (run: Invoke, prepare: ((reply: FastifyReply) => void) | undefined, respond: Respond, context: Pick<HandlerPlan, 'cls' | 'method'> | undefined): Proceed {
+  const cls = context?.cls
+  const method = context?.method
   // respond(await settle(value)): now when the value is there, else in Fastify's reaction to it.
   const finish = (value: unknown, reply: FastifyReply): unknown => {
     const settled = unwrap(value)
     return isThenable(settled) ? new PendingPayload(settled, reply, respond) : respond(settled, reply)
   }
+  return (instance, req, reply) => {
+    prepare?.(reply)
+    const ctx = cls !== undefined ? new HttpExecutionContext(req, reply, cls, method!) : undefined
+    const result = run(instance, req, reply, ctx)
+    // Pending: finished inside the reaction Fastify adds, not in a promise of its own.
+    return isThenable(result) ? new PendingPayload(result, reply, finish) : finish(result, reply)
+  }
+}
+
+function singletonHandler (proceed: Proceed, controller: Binding): Handler {
+  return function fdpHandler (req, reply) {
+    return proceed(controller.instance, req, reply)
+  }
+}
+
+function scopedHandler (proceed: Proceed, controller: Binding, container: Container): Handler {
   const proceedWith = (box: Box, req: FastifyRequest, reply: FastifyReply): unknown => proceed(box.value, req, reply)
   return function fdpHandler (req, reply) {
-    if (!perRequest) return proceed(controller.instance, req, reply)
     return andThen(container.scoped(controller, req), proceedWith, req, reply)
   }
 }
 
-function responder (plan: HandlerPlan, handsReply: boolean) {
-  const { redirect, render } = plan
-  if (render !== undefined) return (result: unknown, reply: FastifyReply) => (reply as ViewReply).view(render, result)
-  if (redirect !== undefined) {
-    return (result: unknown, reply: FastifyReply) => {
-      const given = (typeof result === 'object' && result !== null ? result : {}) as Partial<RedirectDefinition>
-      const url = given.url ?? redirect.url
-      // Node refuses such a Location header only once the reply is written; fail here, naming the handler.
-      if (typeof url === 'string' && invalidHeaderChar.test(url)) {
-        throw new ERR_INVALID_REDIRECT(`${plan.cls.name}.${String(plan.key)} returned a redirect URL with characters not allowed in a header (CR, LF or other control characters). Validate or encode redirect targets built from request data.`)
-      }
-      return reply.redirect(url, given.statusCode ?? redirect.statusCode)
+// A handler that took @Res() answers itself; returning the reply makes Fastify wait for it.
+const replyItself: Respond = (result, reply) => reply
+const send: Respond = (result, reply) => result === undefined ? reply.send() : payloadOf(result, reply)
+
+// Shared where nothing differs; otherwise a closure over just the view name or redirect.
+function responder (plan: HandlerPlan, handsReply: boolean): Respond {
+  const { redirect, render, cls, key } = plan
+  if (render !== undefined) return (result, reply) => (reply as ViewReply).view(render, result)
+  if (redirect !== undefined) return redirector(redirect, cls, key)
+  return handsReply ? replyItself : send
+}
+
+function redirector (redirect: RedirectDefinition, cls: Type, key: string | symbol): Respond {
+  return (result, reply) => {
+    const given = (typeof result === 'object' && result !== null ? result : {}) as Partial<RedirectDefinition>
+    const url = given.url ?? redirect.url
+    // Node refuses such a Location header only once the reply is written; fail here, naming the handler.
+    if (typeof url === 'string' && invalidHeaderChar.test(url)) {
+      throw new ERR_INVALID_REDIRECT(`${cls.name}.${String(key)} returned a redirect URL with characters not allowed in a header (CR, LF or other control characters). Validate or encode redirect targets built from request data.`)
     }
-  }
-  // A handler that took @Res() answers itself; returning the reply makes Fastify wait for it.
-  if (handsReply) return (result: unknown, reply: FastifyReply) => reply
-  return (result: unknown, reply: FastifyReply) => {
-    if (result === undefined) return reply.send()
-    return payloadOf(result, reply)
+    return reply.redirect(url, given.statusCode ?? redirect.statusCode)
   }
 }
 

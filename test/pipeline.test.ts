@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { RouteOptions } from 'fastify'
+import type { FastifyReply, RouteOptions } from 'fastify'
 import {
-  Module, Controller, Get, Post, Body, Param, Injectable, UseGuards, UsePipes, UseInterceptors, UseFilters, Catch,
+  Module, Controller, Get, Post, Body, Param, Query, Res, HttpCode, Header, Redirect, Scope, Injectable, UseGuards, UsePipes, UseInterceptors, UseFilters, Catch,
   RouteSchema, createParamDecorator, UnauthorizedException, ForbiddenException, HttpException
 } from '../plugin/index.js'
 import type { ArgumentMetadata, ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, PipeTransform } from '../plugin/index.js'
@@ -304,4 +304,50 @@ test('arguments whose pipes answer later reach the handler settled, one pending 
   assert.deepEqual((await app.inject('/later/one/x')).json(), { a: 'x!' })
   assert.deepEqual((await app.inject('/later/two/x/y')).json(), { a: 'x!', b: 'y' })
   assert.deepEqual((await app.inject('/later/three/x/y/z')).json(), { a: 'x!', b: 'y', c: 'z?' })
+})
+
+// Each part of a handler is made only for the routes whose shape needs it: every shape, side by side.
+const around: NestInterceptor = { intercept: async (ctx: ExecutionContext, next: CallHandler) => ({ around: await next.handle() }) }
+
+@Controller('shapes')
+class ShapesController {
+  @Get('none') none () { return { none: true } }
+  @Get('one/:a') one (@Param('a') a: string) { return { a } }
+  @Get('piped/:a') piped (@Param('a', later('!')) a: string) { return { a } }
+  @Get('gap/:b') gap (first: unknown, @Param('b') b: string) { return { first: first === undefined ? 'undefined' : first, b } }
+  @Get('many/:a/:b') many (@Param('a') a: string, @Query('q') q: string, @Param('b', later('!')) b: string) { return { a, q, b } }
+  @Get('intercepted/:a') @UseInterceptors(around) intercepted (@Param('a', later('!')) a: string) { return { a } }
+  @Get('shaped') @HttpCode(202) @Header('x-shape', 'yes') shaped () { return { shaped: true } }
+  @Get('own') own (@Res() reply: FastifyReply) { reply.code(203).send({ own: true }) }
+  @Get('moved') @Redirect('/elsewhere', 301) moved () { return undefined }
+  @Get('viewless') @HttpCode(201) async empty (): Promise<void> {}
+}
+
+@Controller({ path: 'scoped-shapes', scope: Scope.REQUEST })
+class ScopedShapesController {
+  readonly made = Symbol('one per request')
+  @Get() @HttpCode(201) get () { return { scoped: typeof this.made } }
+  @Get(':a') one (@Param('a', later('!')) a: string) { return { a } }
+}
+
+@Module({ controllers: [ShapesController, ScopedShapesController] })
+class ShapesModule {}
+
+test('every shape of handler gets its arguments and answers: none, one, piped, a gap, several, intercepted, shaped, @Res(), redirect, request-scoped', async (t) => {
+  const app = await build(t, ShapesModule)
+  const json = async (url: string) => { const res = await app.inject(url); return { status: res.statusCode, body: res.body === '' ? '' : res.json() } }
+  assert.deepEqual(await json('/shapes/none'), { status: 200, body: { none: true } })
+  assert.deepEqual(await json('/shapes/one/x'), { status: 200, body: { a: 'x' } })
+  assert.deepEqual(await json('/shapes/piped/x'), { status: 200, body: { a: 'x!' } })
+  assert.deepEqual(await json('/shapes/gap/y'), { status: 200, body: { first: 'undefined', b: 'y' } })
+  assert.deepEqual(await json('/shapes/many/x/y?q=z'), { status: 200, body: { a: 'x', q: 'z', b: 'y!' } })
+  assert.deepEqual(await json('/shapes/intercepted/x'), { status: 200, body: { around: { a: 'x!' } } })
+  const shaped = await app.inject('/shapes/shaped')
+  assert.deepEqual([shaped.statusCode, shaped.headers['x-shape'], shaped.json()], [202, 'yes', { shaped: true }])
+  assert.deepEqual(await json('/shapes/own'), { status: 203, body: { own: true } })
+  const moved = await app.inject('/shapes/moved')
+  assert.deepEqual([moved.statusCode, moved.headers.location], [301, '/elsewhere'])
+  assert.deepEqual(await json('/shapes/viewless'), { status: 201, body: '' })
+  assert.deepEqual(await json('/scoped-shapes'), { status: 201, body: { scoped: 'symbol' } })
+  assert.deepEqual(await json('/scoped-shapes/x'), { status: 200, body: { a: 'x!' } })
 })
