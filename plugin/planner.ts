@@ -8,7 +8,7 @@ import type { ControllerScan, HandlerScan } from './controller-scan.js'
 import type { ControllerDefinition } from './controller.js'
 import { kRouteInfo } from './symbols.js'
 import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
-import { createErrorHandler } from './exception-handler.js'
+import { createErrorHandler, type RouteInfo } from './exception-handler.js'
 import { wantsRawBody } from './raw-body.js'
 import { buildUploadHook, wantsUploads } from './multipart.js'
 import { checkConstraints } from './route-options.js'
@@ -117,14 +117,17 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const trailingSlash = path === '' ? definition.prefixTrailingSlash ?? ctx.prefixTrailingSlash : 'no-slash'
   // One set of route options per handler, shared by its versions, hosts and slash variants.
   const guardHook = guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined
+  // Only the options the route sets: Fastify copies them per route (twice for a GET), and keeps
+  // the copies until the app is ready.
   const routeOptions: Partial<RouteOptions> = {
     handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
-    preHandler: buildUploadHook(params),
-    errorHandler: own.filters.length > 0 ? createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs) : undefined,
-    schema: dto.schema,
-    validatorCompiler: dto.validatorCompiler,
-    config: { ...options.config, [kRouteInfo]: { cls, handler: method } }
+    config: routeConfig(options.config, { cls, handler: method })
   } as Partial<RouteOptions>
+  const uploadHook = buildUploadHook(params)
+  if (uploadHook !== undefined) routeOptions.preHandler = uploadHook
+  if (own.filters.length > 0) routeOptions.errorHandler = createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs)
+  if (dto.schema !== undefined) routeOptions.schema = dto.schema
+  if (dto.validatorCompiler !== undefined) routeOptions.validatorCompiler = dto.validatorCompiler as RouteOptions['validatorCompiler']
 
   const variants = ctx.versioning.variants(handler.version)
   for (let v = 0; v < variants.length; v++) {
@@ -132,7 +135,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     for (let h = 0; h < routeHosts.length; h++) {
       const host = routeHosts[h]
       const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, handler.path) : path
-      const constraints: Record<string, unknown> = { ...options.constraints }
+      const constraints = host === undefined && !variant.constraint && options.constraints === undefined ? noConstraints : { ...options.constraints }
       if (host !== undefined) constraints.host = host
       if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
       const fullUrl = joinPath(prefix, url) || '/'
@@ -145,10 +148,27 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   }
 }
 
+/**
+ * The route's config with its route info. Fastify copies a route's config as
+ * `{ ...config, url, method }`; V8 clones a plain object's own shape for a spread, and the
+ * properties added after it then give every route's copy a hidden class of its own (about 180
+ * bytes per route, kept as long as the app runs). A config in dictionary mode is copied property
+ * by property instead, and the copies share one hidden class, as plain Fastify routes' do.
+ */
+const kPlaceholder = Symbol('fdp.placeholder')
+
+function routeConfig (config: Record<string, unknown> | undefined, info: RouteInfo): Record<string | symbol, unknown> {
+  const dictionary: Record<string | symbol, unknown> = { [kPlaceholder]: undefined, ...config, [kRouteInfo]: info }
+  // Deleting a property other than the last one is what switches V8 to dictionary mode.
+  delete dictionary[kPlaceholder]
+  return dictionary
+}
+
 // Planning runs for every handler at startup: the common cases (no host, no enhancers, one URL)
 // share constant lists instead of building new ones. Frozen, so nothing can add to them.
 const noHost = Object.freeze([undefined]) as unknown as Array<Host | undefined>
 const noHosts = Object.freeze([]) as unknown as Host[]
+const noConstraints = Object.freeze({}) as Record<string, unknown>
 const noSlash = Object.freeze([false]) as unknown as boolean[]
 const slashOnly = Object.freeze([true]) as unknown as boolean[]
 const bothSlashes = Object.freeze([false, true]) as unknown as boolean[]

@@ -41,20 +41,22 @@ const controllerContext = named(async function controllerContext (instance: Fast
   }
   for (const route of plan.routes) {
     const context = route.rawBody ? rawContext! : instance
-    context.route({
+    const options = {
       ...route.options,
       // The arrays themselves: middleware and the Logger's request context add to them until the app is ready.
       onRequest: route.hooks.onRequest,
       preValidation: route.hooks.preValidation,
       // One method as a string, as a plain Fastify route has it in request.routeOptions.
       method: route.methods.length === 1 ? route.methods[0] : route.methods,
-      url: route.url === '' && plan.prefix === '' ? '/' : route.url,
-      // '/' below a prefix would be registered with and without the slash, unless told otherwise.
-      prefixTrailingSlash: route.slash ? 'slash' : undefined,
-      // No constraint at all on unversioned, host-free routes: they stay plain Fastify routes.
-      constraints: Object.keys(route.constraints).length > 0 ? route.constraints : undefined,
-      exposeHeadRoute: noAutoHead.has(route) ? false : undefined
-    } as RouteOptions)
+      url: route.url === '' && plan.prefix === '' ? '/' : route.url
+    } as RouteOptions
+    // Set only where they differ from Fastify's defaults: it copies every key of every route.
+    // '/' below a prefix would be registered with and without the slash, unless told otherwise.
+    if (route.slash) options.prefixTrailingSlash = 'slash'
+    // No constraint at all on unversioned, host-free routes: they stay plain Fastify routes.
+    if (Object.keys(route.constraints).length > 0) options.constraints = route.constraints
+    if (noAutoHead.has(route)) options.exposeHeadRoute = false
+    context.route(options)
   }
 })
 

@@ -7,6 +7,7 @@ import {
   decoratorPlugin, Module, Controller, Get, Post, Param, Query, Body, Headers, Req, UseGuards, UseFilters, Catch,
   RouteSchema, RouteConfig, RouteConstraints, type Request, type ArgumentsHost
 } from '../plugin/index.js'
+import { setFlagsFromString } from 'node:v8'
 import { build } from './helpers/app.js'
 
 const Cat = {
@@ -350,4 +351,29 @@ test('global exception filters see schema validation errors of routes without fi
   const res = await app.inject({ method: 'POST', url: '/cats', payload: {} })
   assert.equal(res.statusCode, 400)
   assert.deepEqual(res.json(), { invalid: 'body' })
+})
+
+test('the configs Fastify copies from the plugin\'s routes share one hidden class, as plain routes\' do', async (t) => {
+  // V8's own comparison; a route config with a hidden class of its own costs memory for as long as the app runs.
+  setFlagsFromString('--allow-natives-syntax')
+  // eslint-disable-next-line no-new-func
+  const sameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
+  const controllers = Array.from({ length: 12 }, (_, c) => {
+    @Controller(`shape${c}`)
+    class ShapeController {
+      @Get() list () { return [] }
+      @Get(':id') get (@Param('id') id: string) { return { id } }
+      @Get('configured') @RouteConfig({ label: c }) configured () { return 'configured' }
+    }
+    return ShapeController
+  })
+  @Module({ controllers })
+  class ShapesModule {}
+  const configs: object[] = []
+  const app = await build(t, ShapesModule, {}, (app) => app.addHook('onRequest', async (request) => { configs.push(request.routeOptions.config) }))
+  for (const url of ['/shape0', '/shape11', '/shape5/7', '/shape0/configured', '/shape11/configured']) assert.equal((await app.inject(url)).statusCode, 200)
+  const [first, last, param, configured, otherConfigured] = configs
+  assert.equal(sameShape(first, last), true)
+  assert.equal(sameShape(first, param), true)
+  assert.equal(sameShape(configured, otherConfigured), true)
 })

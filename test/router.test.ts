@@ -535,3 +535,22 @@ test('a handler claiming one of the app\'s own routes fails before anything is r
   assert.equal((await app.inject('/api/cats')).body, 'plain')
   await app.close()
 })
+
+test('a route hands Fastify only the options it sets, which Fastify copies for every route', async (t) => {
+  @Controller({ path: 'set', prefixTrailingSlash: 'slash' })
+  class SetController {
+    @Get('plain') plain () { return 'plain' }
+    @Get() root () { return 'root' }
+    @Get('head') getHead () { return 'get' }
+    @Head('head') head (@Res() reply: Response) { reply.send() }
+  }
+  @Module({ controllers: [SetController] })
+  class SetModule {}
+  const seen = new Map<string, Record<string, unknown>>()
+  const app = await build(t, SetModule, {}, (app) => app.addHook('onRoute', (route) => { seen.set(`${String(route.method)} ${route.url}`, route as unknown as Record<string, unknown>) }))
+  const optional = ['preHandler', 'errorHandler', 'schema', 'validatorCompiler', 'prefixTrailingSlash', 'constraints', 'exposeHeadRoute']
+  assert.deepEqual(optional.filter((key) => key in seen.get('GET /set/plain')!), [])
+  assert.deepEqual(seen.get('GET /set/')!.prefixTrailingSlash, 'slash')
+  assert.equal(seen.get('GET /set/head')!.exposeHeadRoute, false)
+  assert.equal((await app.inject('/set/plain')).body, 'plain')
+})
