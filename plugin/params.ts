@@ -22,7 +22,13 @@ export interface ParamDefinition {
 
 /** A parameter decorator recording `definition` at the index it is applied to. */
 export function paramDecorator (name: string, definition: Omit<ParamDefinition, 'index'>): ParameterDecorator {
-  return legacyDecorator(name, (target: object, key: string | symbol | undefined, index: number) => addParam(target, key, { ...definition, index }))
+  return legacyDecorator(name, (target: object, key: string | symbol | undefined, index: number) => {
+    // A copy and one property added, not `{ ...definition, index }`: V8 gave most such spread
+    // copies a hidden class of their own, one per parameter of the application.
+    const param = Object.assign({}, definition) as ParamDefinition
+    param.index = index
+    addParam(target, key, param)
+  })
 }
 
 function addParam (target: object, key: string | symbol | undefined, definition: ParamDefinition): void {

@@ -6,6 +6,7 @@ import {
 } from '../plugin/index.js'
 import { paramDefinitions } from '../plugin/params.js'
 import { build } from './helpers/app.js'
+import { sameShape } from './helpers/shape.js'
 
 test('@Param, @Query, @Body and @Headers give one value by name or the whole object', async (t) => {
   @Controller('p')
@@ -259,4 +260,18 @@ test('two parameter decorators on one parameter fail registration, naming the ha
     code: 'FDP_ERR_INVALID_DECLARATION',
     message: 'Twice.get: parameter 0 has more than one parameter decorator; keep one.'
   })
+})
+
+test('the parameter definitions one decorator records share one hidden class, whatever their data and index', () => {
+  const shapes = Array.from({ length: 12 }, (_, c) => {
+    class Shapes {
+      list (@Param('id') id: string, @Query() query: unknown, @Param(`name${c}`) name: string) { return [id, query, name] }
+    }
+    return paramDefinitions(Shapes.prototype, 'list')
+  })
+  const byIndex = (params: ReturnType<typeof paramDefinitions>, index: number) => params.find((param) => param.index === index)!
+  assert.equal(sameShape(byIndex(shapes[0], 0), byIndex(shapes[11], 2)), true)
+  assert.equal(sameShape(byIndex(shapes[0], 0), byIndex(shapes[5], 0)), true)
+  assert.equal(sameShape(byIndex(shapes[3], 1), byIndex(shapes[9], 1)), true)
+  assert.deepEqual(byIndex(shapes[4], 2), { kind: 'param', data: 'name4', pipes: [], index: 2 })
 })

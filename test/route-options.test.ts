@@ -7,7 +7,7 @@ import {
   decoratorPlugin, Module, Controller, Get, Post, Param, Query, Body, Headers, Req, UseGuards, UseFilters, Catch,
   RouteSchema, RouteConfig, RouteConstraints, type Request, type ArgumentsHost
 } from '../plugin/index.js'
-import { setFlagsFromString } from 'node:v8'
+import { sameShape } from './helpers/shape.js'
 import { build } from './helpers/app.js'
 
 const Cat = {
@@ -354,10 +354,6 @@ test('global exception filters see schema validation errors of routes without fi
 })
 
 test('the configs Fastify copies from the plugin\'s routes share one hidden class, as plain routes\' do', async (t) => {
-  // V8's own comparison; a route config with a hidden class of its own costs memory for as long as the app runs.
-  setFlagsFromString('--allow-natives-syntax')
-  // eslint-disable-next-line no-new-func
-  const sameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
   const controllers = Array.from({ length: 12 }, (_, c) => {
     @Controller(`shape${c}`)
     class ShapeController {
