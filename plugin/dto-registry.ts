@@ -140,8 +140,8 @@ export class DtoSchemas {
   }
 
   /**
-   * For a parameter's compiling pipe: marks accepted values for the pipe and lets the others
-   * through, so the pipe gives class-validator's answer at its turn, as without compiling.
+   * For a parameter's compiling pipe: records each value's verdict for the pipe and lets every
+   * value through, so the pipe gives class-validator's answer at its turn, as without compiling.
    */
   deferred (variant: DtoVariant, part: JudgedPart): Validator {
     const { check, verdict } = variant

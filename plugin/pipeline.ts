@@ -7,7 +7,7 @@ import type { Binding, Box, Container } from './container.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
 import { asError } from './thrown.js'
-import { andThen, isThenable, steps } from './thenable.js'
+import { andThen, isThenable, promised, steps } from './thenable.js'
 import type { RedirectDefinition } from './http.js'
 import { uploadExtractor } from './multipart.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
@@ -127,13 +127,9 @@ function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: Enha
 }
 
 // What `await next.handle()` gives: always a promise, rejected when the rest of the chain throws synchronously.
-function toPromise (run: () => unknown): Promise<unknown> {
-  try {
-    return Promise.resolve(settle(run()))
-  } catch (error) {
-    return Promise.reject(error)
-  }
-}
+const settleRun = (run: () => unknown): unknown => settle(run())
+// `run` handed to `promised` as its argument: no closure per call.
+const toPromise = (run: () => unknown): Promise<unknown> => promised(settleRun, run)
 
 const interceptWith = (interceptor: NestInterceptor, ctx: ExecutionContext, next: CallHandler): unknown => interceptor.intercept(ctx, next)
 

@@ -33,10 +33,10 @@ export function steps<T, A, B> (value: T | PromiseLike<T>, count: number, step: 
   return value
 }
 
-/** A promise of what `run` gives, rejected (not thrown) when it throws. */
-export function promised<T> (run: () => T | PromiseLike<T>): Promise<T> {
+/** A promise of what `run` gives (called with `arg`), rejected (not thrown) when it throws. */
+export function promised<T, A = undefined> (run: (arg: A) => T | PromiseLike<T>, arg?: A): Promise<T> {
   try {
-    return Promise.resolve(run())
+    return Promise.resolve(run(arg as A))
   } catch (error) {
     return Promise.reject(error)
   }
