@@ -9,7 +9,7 @@ import { forwardRefTarget, isForwardRef } from '../forward-ref.js'
 import { isThenable } from '../thenable.js'
 import { internalOptions } from '../internal-options.js'
 import { tokenName } from '../describe.js'
-import { isBare, isNestModule, readController, readInjectable, readModule } from './reader.js'
+import { isBare, isNestModule, nestKeysUp, readController, readInjectable, readModule } from './reader.js'
 import { mayBeCoreToken } from './tokens.js'
 import { nestKeys } from './keys.js'
 
@@ -28,8 +28,8 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   // Tokens that may be @nestjs/core's classes, with a class that injects each, for the caller to tell.
   const candidates = new Map<Function, string>()
   const consider = (consumer: string, token: unknown): void => { if (mayBeCoreToken(token) && !candidates.has(token)) candidates.set(token, consumer) }
-  const read = (cls: Function): void => {
-    readInjectable(cls)
+  const read = (cls: Function, nest = true): void => {
+    if (nest) readInjectable(cls)
     const types: unknown[] | undefined = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls))
     if (types !== undefined) for (const type of types) consider(cls.name, type)
     for (const token of injectTokens(cls).values()) consider(cls.name, token)
@@ -91,9 +91,12 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   const visitController = (cls: unknown): void => {
     if (typeof cls !== 'function' || seen.has(cls)) return
     seen.add(cls)
-    nestControllers ||= Reflect.hasOwnMetadata(nestKeys.controller, cls)
-    read(cls)
-    readController(cls)
+    // Whether the class or a base class has NestJS's metadata: read once for both readers, and
+    // without it neither has anything of the class to read (most controllers).
+    const nest = nestKeysUp(cls)
+    nestControllers ||= nest && Reflect.hasOwnMetadata(nestKeys.controller, cls)
+    read(cls, nest)
+    readController(cls, nest)
     for (const key of enhancerKeys) enhancersOf(key, cls).forEach(visitEnhancer)
     for (const route of routeDefinitions(cls)) {
       const handler = (cls.prototype as Record<string | symbol, unknown>)[route.key]

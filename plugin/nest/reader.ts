@@ -44,7 +44,7 @@ function mark (target: object, key: symbol): void {
  * Whether a target or one up its prototype chain has one of NestJS's keys (what
  * Reflect.getMetadataKeys would list, without building the merged list).
  */
-function nestKeysUp (target: object, property?: string | symbol): boolean {
+export function nestKeysUp (target: object, property?: string | symbol): boolean {
   for (let current: object | null = target; current !== null && current !== Function.prototype && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
     if (hasNestKeys(Reflect.getOwnMetadataKeys(current, property as string))) return true
   }
@@ -168,10 +168,12 @@ function readEnhancers (holder: object, read: (key: string, target: object) => u
  * @Controller() as the plugin's metadata; then, on any controller (the plugin's own included),
  * its route handlers as @nestjs/common decorated them: routes, parameters, enhancers, responses.
  */
-export function readController (cls: Function): void {
+export function readController (cls: Function, nestClass = nestKeysUp(cls)): void {
   if (Object.hasOwn(cls, kRoutesRead)) return
+  // Most controllers carry nothing of NestJS's: one look at each method, without building the
+  // lists and maps below, tells so (they are built only when something is there to read).
+  if (!nestClass && !nestMethods(cls)) return
   const writes: Writes = []
-  const nestClass = nestKeysUp(cls)
   if (nestClass && inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
     const paths = [inherited(nestKeys.path, cls)].flat()
     if (paths.length > 1) {
@@ -217,6 +219,29 @@ export function readController (cls: Function): void {
 
 // A controller, or a handler function, whose routes were read (a base class's handler once for all).
 const kRoutesRead = Symbol.for('fastify-decorator-plugin.nestRoutesRead')
+
+/**
+ * Whether a method of the class's instances, own or inherited, has metadata of NestJS's method
+ * decorators (on its function) or parameter decorators (on the class, under its name).
+ */
+function nestMethods (cls: Function): boolean {
+  for (let proto = cls.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const keys = Reflect.ownKeys(proto)
+    let owner: unknown
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]
+      if (key === 'constructor') continue
+      // Descriptors, so no getter runs.
+      const value = Object.getOwnPropertyDescriptor(proto, key)?.value
+      if (typeof value !== 'function') continue
+      if (hasNestKeys(Reflect.getOwnMetadataKeys(value))) return true
+      // Parameters are read on the class the prototype names (a prototype naming none: read it all).
+      owner ??= proto.constructor
+      if (typeof owner !== 'function' || nestKeysUp(owner, key)) return true
+    }
+  }
+  return false
+}
 
 /** Own and inherited methods of a class's instances by name, the nearest definition, with the prototype that has it. */
 function methods (cls: Function): Map<string | symbol, { handler: Function, owner: object }> {

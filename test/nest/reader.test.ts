@@ -324,6 +324,57 @@ test('classes of @nestjs/common and of the plugin inject each other, in modules 
   assert.equal((await app.inject('/nest-side')).statusCode, 403)
 })
 
+test('a controller of the plugin\'s with one NestJS decorator on one method, or on a base class\'s method, reads it', async (t) => {
+  // Each NestJS decorator on a method that is not the first one, so a look that stops early misses it.
+  class Base {
+    @Get('plain') plain () { return 'plain' }
+    @Get('inherited/:n') inherited (@nest.Param('n', nest.ParseIntPipe) n: number) { return { n } }
+    @nest.Get('base-route') baseRoute () { return 'base route' }
+  }
+  @Controller('one-method')
+  class OneMethodController extends Base {
+    @Get() first () { return 'first' }
+    helper () { return 'not a route' }
+    @Get('code') @nest.HttpCode(202) code () { return 'code' }
+    @Get('param/:id') param (@nest.Param('id', nest.ParseIntPipe) id: number) { return { id } }
+    @nest.Get('nest-route') nestRoute () { return 'nest route' }
+  }
+  @Controller('class-guard')
+  @nest.UseGuards(HeaderGuard)
+  class ClassGuardController {
+    @Get() get () { return 'guarded' }
+  }
+  @Module({ controllers: [OneMethodController, ClassGuardController] })
+  class OneMethodModule {}
+  const app = await build(t, OneMethodModule)
+  assert.equal((await app.inject('/one-method')).body, 'first')
+  assert.equal((await app.inject('/one-method/plain')).body, 'plain')
+  const code = await app.inject('/one-method/code')
+  assert.deepEqual([code.statusCode, code.body], [202, 'code'])
+  assert.deepEqual((await app.inject('/one-method/param/7')).json(), { id: 7 })
+  assert.equal((await app.inject('/one-method/param/x')).statusCode, 400)
+  assert.equal((await app.inject('/one-method/nest-route')).body, 'nest route')
+  assert.deepEqual((await app.inject('/one-method/inherited/3')).json(), { n: 3 })
+  assert.equal((await app.inject('/one-method/inherited/x')).statusCode, 400)
+  assert.equal((await app.inject('/one-method/base-route')).body, 'base route')
+  assert.equal((await app.inject('/one-method/helper')).statusCode, 404)
+  assert.equal((await app.inject('/class-guard')).statusCode, 403)
+  assert.equal((await app.inject({ url: '/class-guard', headers: { pass: 'yes' } })).body, 'guarded')
+})
+
+test('a controller whose prototype chain holds an object naming no class (a null-prototype mixin) registers', async (t) => {
+  const mixin = Object.assign(Object.create(null), { helper () { return 'from the mixin' } })
+  @Controller('mixin')
+  class MixinController {
+    @Get() get () { return (this as unknown as { helper: () => string }).helper() }
+  }
+  Object.setPrototypeOf(MixinController.prototype, mixin)
+  @Module({ controllers: [MixinController] })
+  class MixinModule {}
+  const app = await build(t, MixinModule)
+  assert.equal((await app.inject('/mixin')).body, 'from the mixin')
+})
+
 test('metadata set by @nestjs/common\'s SetMetadata reads through the plugin\'s Reflector, and the other way round', () => {
   const reflector = new Reflector()
   class Target {
