@@ -9,7 +9,7 @@ import { forwardRefTarget, isForwardRef } from '../forward-ref.js'
 import { isThenable } from '../thenable.js'
 import { internalOptions } from '../internal-options.js'
 import { tokenName } from '../describe.js'
-import { isBare, isNestModule, nestKeysUp, readController, readInjectable, readModule } from './reader.js'
+import { bareMethods, isBare, isNestModule, methodMetadata, nestKeysUp, readController, readInjectable, readModule } from './reader.js'
 import { mayBeCoreToken } from './tokens.js'
 import { nestKeys } from './keys.js'
 
@@ -96,13 +96,16 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     const nest = nestKeysUp(cls)
     nestControllers ||= nest && Reflect.hasOwnMetadata(nestKeys.controller, cls)
     read(cls, nest)
-    readController(cls, nest)
+    const methods = methodMetadata(cls)
+    readController(cls, nest, methods)
     for (const key of enhancerKeys) enhancersOf(key, cls).forEach(visitEnhancer)
     for (const route of routeDefinitions(cls)) {
       const handler = (cls.prototype as Record<string | symbol, unknown>)[route.key]
       if (typeof handler !== 'function') continue
-      // A handler with no metadata of its own has no enhancers to look up.
-      if (Reflect.getOwnMetadataKeys(handler).length > 0) for (const key of enhancerKeys) enhancersOf(key, handler).forEach(visitEnhancer)
+      // A handler with no metadata of its own has no enhancers to look up (a method of the class's
+      // own needs no second look when the look at its methods found metadata on none).
+      const tagged = methods !== bareMethods || !Object.hasOwn(cls.prototype, route.key)
+      if (tagged && Reflect.getOwnMetadataKeys(handler).length > 0) for (const key of enhancerKeys) enhancersOf(key, handler).forEach(visitEnhancer)
       for (const param of paramDefinitions(cls.prototype, route.key)) param.pipes.forEach(visitEnhancer)
     }
   }

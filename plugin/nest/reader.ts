@@ -168,11 +168,11 @@ function readEnhancers (holder: object, read: (key: string, target: object) => u
  * @Controller() as the plugin's metadata; then, on any controller (the plugin's own included),
  * its route handlers as @nestjs/common decorated them: routes, parameters, enhancers, responses.
  */
-export function readController (cls: Function, nestClass = nestKeysUp(cls)): void {
+export function readController (cls: Function, nestClass = nestKeysUp(cls), onMethods = methodMetadata(cls)): void {
   if (Object.hasOwn(cls, kRoutesRead)) return
   // Most controllers carry nothing of NestJS's: one look at each method, without building the
   // lists and maps below, tells so (they are built only when something is there to read).
-  if (!nestClass && !nestMethods(cls)) return
+  if (!nestClass && onMethods !== nestMethods) return
   const writes: Writes = []
   if (nestClass && inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
     const paths = [inherited(nestKeys.path, cls)].flat()
@@ -220,27 +220,40 @@ export function readController (cls: Function, nestClass = nestKeysUp(cls)): voi
 // A controller, or a handler function, whose routes were read (a base class's handler once for all).
 const kRoutesRead = Symbol.for('fastify-decorator-plugin.nestRoutesRead')
 
-/**
- * Whether a method of the class's instances, own or inherited, has metadata of NestJS's method
- * decorators (on its function) or parameter decorators (on the class, under its name).
- */
-function nestMethods (cls: Function): boolean {
+// What a look at a class's methods finds: no metadata on any method's function, the plugin's
+// only, or NestJS's (of its method decorators on a function, of its parameter decorators on the
+// class under the method's name).
+export const bareMethods = 0
+export const taggedMethods = 1
+export const nestMethods = 2
+
+/** What the methods of a class's instances, own or inherited, carry (see above). */
+export function methodMetadata (cls: Function): number {
+  let found = bareMethods
   for (let proto = cls.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     const keys = Reflect.ownKeys(proto)
     let owner: unknown
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]
       if (key === 'constructor') continue
-      // Descriptors, so no getter runs.
-      const value = Object.getOwnPropertyDescriptor(proto, key)?.value
-      if (typeof value !== 'function') continue
-      if (hasNestKeys(Reflect.getOwnMetadataKeys(value))) return true
+      // Descriptors, so no getter runs; an accessor's value is not known here.
+      const descriptor = Object.getOwnPropertyDescriptor(proto, key)
+      const value = descriptor?.value
+      if (typeof value !== 'function') {
+        if (descriptor?.get !== undefined) found = taggedMethods
+        continue
+      }
+      const metadata = Reflect.getOwnMetadataKeys(value)
+      if (metadata.length > 0) {
+        if (hasNestKeys(metadata)) return nestMethods
+        found = taggedMethods
+      }
       // Parameters are read on the class the prototype names (a prototype naming none: read it all).
       owner ??= proto.constructor
-      if (typeof owner !== 'function' || nestKeysUp(owner, key)) return true
+      if (typeof owner !== 'function' || nestKeysUp(owner, key)) return nestMethods
     }
   }
-  return false
+  return found
 }
 
 /** Own and inherited methods of a class's instances by name, the nearest definition, with the prototype that has it. */

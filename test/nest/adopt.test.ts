@@ -8,6 +8,7 @@ import { isModule, moduleMetadata } from '../../plugin/module.js'
 import { controllerDefinition } from '../../plugin/controller.js'
 import { catchTypes } from '../../plugin/enhancers.js'
 import { kInternal } from '../../plugin/internal-options.js'
+import { Controller, Get, Module, Param, UseGuards } from '../../plugin/index.js'
 
 // The walk that reads NestJS metadata, on its own: what it reaches, and the @nestjs/core
 // classes it reports for the caller to tell.
@@ -46,4 +47,39 @@ test('the walk reads global enhancers, overrides and filters given as instances,
   assert.deepEqual(catchTypes(new NotFoundFilter()), [nest.NotFoundException])
   assert.deepEqual([...candidates], [[core.Reflector, 'GlobalGuard'], [core.HttpAdapterHost, 'Replacement']])
   assert.equal(nestControllers, false, 'no NestJS controller: @nestjs/common\'s StreamableFile is left alone')
+})
+
+test('the walk reaches the enhancers and parameter pipes of each handler of a plugin controller, own or inherited, whatever its other methods carry', async () => {
+  @nest.Injectable()
+  class OwnGuard { constructor (@nest.Inject(core.Reflector) readonly reflector: unknown) {} canActivate () { return true } }
+  @nest.Injectable()
+  class InheritedGuard { constructor (@nest.Inject(core.HttpAdapterHost) readonly host: unknown) {} canActivate () { return true } }
+  @nest.Injectable()
+  class ParamPipe { constructor (@nest.Inject('PIPE_OPTIONS') readonly options: unknown) {} transform (value: unknown) { return value } }
+  class Base {
+    @Get('inherited') @UseGuards(InheritedGuard) inherited () {}
+  }
+  @Controller('handlers')
+  class HandlersController extends Base {
+    @Get() first () {}
+    helper () {}
+    @Get('guarded') @UseGuards(OwnGuard) guarded () {}
+    @Get(':id') piped (@Param('id', ParamPipe) id: string) { return id }
+  }
+  // A handler an accessor gives: its function is known only once the getter has run.
+  @nest.Injectable()
+  class AccessorGuard { constructor (@nest.Inject(core.ModuleRef) readonly ref: unknown) {} canActivate () { return true } }
+  @Controller('accessor')
+  class AccessorController {
+    @Get() first () {}
+  }
+  const viaGetter = function viaGetter () {}
+  UseGuards(AccessorGuard)(AccessorController.prototype, 'viaGetter', { value: viaGetter })
+  Get('via-getter')(AccessorController.prototype, 'viaGetter', { value: viaGetter })
+  Object.defineProperty(AccessorController.prototype, 'viaGetter', { get: () => viaGetter })
+  @Module({ controllers: [HandlersController, AccessorController] })
+  class Root {}
+  const { candidates } = await adoptNestMetadata({ module: Root } as any)
+  assert.deepEqual([...candidates], [[core.HttpAdapterHost, 'InheritedGuard'], [core.Reflector, 'OwnGuard'], [core.ModuleRef, 'AccessorGuard']])
+  assert.equal(injectTokens(ParamPipe).get(0), 'PIPE_OPTIONS')
 })
