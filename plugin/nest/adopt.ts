@@ -28,12 +28,16 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   // Tokens that may be @nestjs/core's classes, with a class that injects each, for the caller to tell.
   const candidates = new Map<Function, string>()
   const consider = (consumer: string, token: unknown): void => { if (mayBeCoreToken(token) && !candidates.has(token)) candidates.set(token, consumer) }
+  // Loops below index their arrays (and skip empty maps): run once per class, mostly before V8
+  // optimizes them, an iterator would allocate a result object per step.
   const read = (cls: Function, nest = true): void => {
     if (nest) readInjectable(cls)
     const types: unknown[] | undefined = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls))
-    if (types !== undefined) for (const type of types) consider(cls.name, type)
-    for (const token of injectTokens(cls).values()) consider(cls.name, token)
-    for (const property of injectedProperties(cls)) consider(cls.name, property.token ?? Reflect.getMetadata('design:type', cls.prototype, property.key))
+    if (types !== undefined) for (let i = 0; i < types.length; i++) consider(cls.name, types[i])
+    const tokens = injectTokens(cls)
+    if (tokens.size > 0) for (const token of tokens.values()) consider(cls.name, token)
+    const properties = injectedProperties(cls)
+    for (let i = 0; i < properties.length; i++) consider(cls.name, properties[i].token ?? Reflect.getMetadata('design:type', cls.prototype, properties[i].key))
   }
 
   const visitModule = async (entry: unknown, bare = false): Promise<void> => {
@@ -88,6 +92,11 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     if (typeof cls === 'function' && cls !== Object) read(cls)
   }
 
+  // The guards, pipes, interceptors and filters a controller or a handler declares.
+  const visitEnhancers = (holder: object): void => {
+    for (let i = 0; i < enhancerKeys.length; i++) enhancersOf(enhancerKeys[i], holder).forEach(visitEnhancer)
+  }
+
   const visitController = (cls: unknown): void => {
     if (typeof cls !== 'function' || seen.has(cls)) return
     seen.add(cls)
@@ -98,15 +107,18 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     read(cls, nest)
     const methods = methodMetadata(cls)
     readController(cls, nest, methods)
-    for (const key of enhancerKeys) enhancersOf(key, cls).forEach(visitEnhancer)
-    for (const route of routeDefinitions(cls)) {
-      const handler = (cls.prototype as Record<string | symbol, unknown>)[route.key]
+    visitEnhancers(cls)
+    const routes = routeDefinitions(cls)
+    for (let i = 0; i < routes.length; i++) {
+      const key = routes[i].key
+      const handler = (cls.prototype as Record<string | symbol, unknown>)[key]
       if (typeof handler !== 'function') continue
       // A handler with no metadata of its own has no enhancers to look up (a method of the class's
       // own needs no second look when the look at its methods found metadata on none).
-      const tagged = methods !== bareMethods || !Object.hasOwn(cls.prototype, route.key)
-      if (tagged && Reflect.getOwnMetadataKeys(handler).length > 0) for (const key of enhancerKeys) enhancersOf(key, handler).forEach(visitEnhancer)
-      for (const param of paramDefinitions(cls.prototype, route.key)) param.pipes.forEach(visitEnhancer)
+      const tagged = methods !== bareMethods || !Object.hasOwn(cls.prototype, key)
+      if (tagged && Reflect.getOwnMetadataKeys(handler).length > 0) visitEnhancers(handler)
+      const params = paramDefinitions(cls.prototype, key)
+      for (let j = 0; j < params.length; j++) params[j].pipes.forEach(visitEnhancer)
     }
   }
 
