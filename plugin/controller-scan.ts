@@ -1,6 +1,6 @@
 import type { CanActivate, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform, Type, VersionValue } from '../types/index.js'
 import type { ModuleNode } from './scanner.js'
-import { controllerDefinition, routeDefinitions, type ControllerDefinition, type RouteMethod } from './controller.js'
+import { controllerDefinition, routeDefinitions, type ControllerDefinition, type RouteDefinition, type RouteMethod } from './controller.js'
 import { paramDefinitions, type ParamDefinition } from './params.js'
 import { enhancersOf } from './enhancers.js'
 import { handlerVersion } from './version.js'
@@ -43,23 +43,31 @@ export interface ControllerScan {
   handlers: HandlerScan[]
 }
 
+// Every scan lives until registration and most controllers and handlers declare nothing of
+// these: they share them, frozen so that no reader can add to them.
+const noEntries = Object.freeze([]) as unknown as never[]
+const noEnhancers: EnhancerLists = Object.freeze({ guards: noEntries, pipes: noEntries, interceptors: noEntries, filters: noEntries })
+const noDeclarations: OwnDeclarations = Object.freeze({
+  enhancers: noEnhancers,
+  headers: noEntries,
+  options: Object.freeze({ schema: undefined, config: undefined, constraints: undefined })
+})
+
 function enhancerLists (holder: object): EnhancerLists {
-  return {
-    guards: enhancersOf(kGuards, holder),
-    pipes: enhancersOf(kPipes, holder),
-    interceptors: enhancersOf(kInterceptors, holder),
-    filters: enhancersOf(kFilters, holder)
-  }
+  const guards = enhancersOf<CanActivate>(kGuards, holder)
+  const pipes = enhancersOf<PipeTransform>(kPipes, holder)
+  const interceptors = enhancersOf<NestInterceptor>(kInterceptors, holder)
+  const filters = enhancersOf<ExceptionFilter>(kFilters, holder)
+  if (guards.length === 0 && pipes.length === 0 && interceptors.length === 0 && filters.length === 0) return noEnhancers
+  return { guards, pipes, interceptors, filters }
 }
 
 /** What decorators on a handler function itself declare (its routes and parameters are the class's). */
 type OwnDeclarations = Pick<HandlerScan, 'enhancers' | 'headers' | 'redirect' | 'render' | 'options'> & { status?: number, version?: VersionValue }
 
 function ownDeclarations (method: object): OwnDeclarations {
-  // Most handlers carry none: one look at the handler's keys spares a dozen lookups that would each find nothing.
-  if (Reflect.getOwnMetadataKeys(method).length === 0) {
-    return { enhancers: { guards: [], pipes: [], interceptors: [], filters: [] }, headers: [], options: { schema: undefined, config: undefined, constraints: undefined } }
-  }
+  // One look at the handler's keys spares a dozen lookups that would each find nothing.
+  if (Reflect.getOwnMetadataKeys(method).length === 0) return noDeclarations
   return {
     enhancers: enhancerLists(method),
     status: Reflect.getOwnMetadata(kHttpCode, method),
@@ -73,40 +81,51 @@ function ownDeclarations (method: object): OwnDeclarations {
 
 /** Reads the declarations of a module's controllers, checking what can be checked without Fastify. */
 export function scanControllers (module: ModuleNode): ControllerScan[] {
-  return module.controllers.map((cls) => {
+  // Indexed loops and plain functions: this runs once per controller and handler, cold, where
+  // iterators and closures each allocate.
+  const classes = module.controllers
+  const scans: ControllerScan[] = new Array(classes.length)
+  for (let i = 0; i < classes.length; i++) {
+    const cls = classes[i]
     const definition = controllerDefinition(cls)!
-    const handlers = routeDefinitions(cls).map((route): HandlerScan => {
-      const method = (cls.prototype as Record<string | symbol, unknown>)[route.key]
-      const name = `${cls.name}.${String(route.key)}`
-      if (typeof method !== 'function') {
-        throw new ERR_INVALID_DECLARATION(`${name} is decorated as a route but is not a method.`)
-      }
-      const params = paramDefinitions(cls.prototype, route.key)
-      const seen = new Set<number>()
-      for (const param of params) {
-        if (seen.has(param.index)) throw new ERR_INVALID_DECLARATION(`${name}: parameter ${param.index} has more than one parameter decorator; keep one.`)
-        seen.add(param.index)
-      }
-      const own = ownDeclarations(method)
-      return {
-        key: route.key,
-        name,
-        method: method as HandlerScan['method'],
-        routeMethod: route.method,
-        path: route.path,
-        params,
-        paramTypes: Reflect.getMetadata('design:paramtypes', cls.prototype, route.key),
-        enhancers: own.enhancers,
-        status: own.status ?? (route.method === 'POST' ? 201 : 200),
-        headers: own.headers,
-        redirect: own.redirect,
-        render: own.render,
-        version: own.version ?? definition.version,
-        options: own.options
-      }
-    })
-    return { module, cls, definition, enhancers: enhancerLists(cls), handlers }
-  })
+    const routes = routeDefinitions(cls)
+    const handlers: HandlerScan[] = new Array(routes.length)
+    for (let r = 0; r < routes.length; r++) handlers[r] = scanHandler(cls, definition, routes[r])
+    scans[i] = { module, cls, definition, enhancers: enhancerLists(cls), handlers }
+  }
+  return scans
+}
+
+function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteDefinition): HandlerScan {
+  const method = (cls.prototype as Record<string | symbol, unknown>)[route.key]
+  const name = `${cls.name}.${String(route.key)}`
+  if (typeof method !== 'function') {
+    throw new ERR_INVALID_DECLARATION(`${name} is decorated as a route but is not a method.`)
+  }
+  const params = paramDefinitions(cls.prototype, route.key)
+  // A handler has a few parameters: comparing each with those before it needs no Set.
+  for (let i = 1; i < params.length; i++) {
+    for (let j = 0; j < i; j++) {
+      if (params[j].index === params[i].index) throw new ERR_INVALID_DECLARATION(`${name}: parameter ${params[i].index} has more than one parameter decorator; keep one.`)
+    }
+  }
+  const own = ownDeclarations(method)
+  return {
+    key: route.key,
+    name,
+    method: method as HandlerScan['method'],
+    routeMethod: route.method,
+    path: route.path,
+    params,
+    paramTypes: Reflect.getMetadata('design:paramtypes', cls.prototype, route.key),
+    enhancers: own.enhancers,
+    status: own.status ?? (route.method === 'POST' ? 201 : 200),
+    headers: own.headers,
+    redirect: own.redirect,
+    render: own.render,
+    version: own.version ?? definition.version,
+    options: own.options
+  }
 }
 
 /**
@@ -114,21 +133,26 @@ export function scanControllers (module: ModuleNode): ControllerScan[] {
  * binds them: the controller's own, then each handler's, its parameters' pipes last.
  */
 export function enhancerClasses (scan: ControllerScan): Type[] {
-  // Run for every controller at startup, where most lists are empty: no copies of them.
+  // Run for every controller at startup, where most lists are empty: no copies of them, and
+  // plain functions and indexed loops, which allocate nothing in cold code.
   const classes: Type[] = []
-  const add = (entries: unknown[]): void => {
-    for (let i = 0; i < entries.length; i++) if (typeof entries[i] === 'function') classes.push(entries[i] as Type)
-  }
-  const addLists = (lists: EnhancerLists): void => {
-    add(lists.guards)
-    add(lists.pipes)
-    add(lists.interceptors)
-    add(lists.filters)
-  }
-  addLists(scan.enhancers)
-  for (const handler of scan.handlers) {
-    addLists(handler.enhancers)
-    for (const param of handler.params) add(param.pipes)
+  addListClasses(scan.enhancers, classes)
+  const handlers = scan.handlers
+  for (let h = 0; h < handlers.length; h++) {
+    addListClasses(handlers[h].enhancers, classes)
+    const params = handlers[h].params
+    for (let p = 0; p < params.length; p++) addClasses(params[p].pipes, classes)
   }
   return classes
+}
+
+function addListClasses (lists: EnhancerLists, classes: Type[]): void {
+  addClasses(lists.guards, classes)
+  addClasses(lists.pipes, classes)
+  addClasses(lists.interceptors, classes)
+  addClasses(lists.filters, classes)
+}
+
+function addClasses (entries: unknown[], classes: Type[]): void {
+  for (let i = 0; i < entries.length; i++) if (typeof entries[i] === 'function') classes.push(entries[i] as Type)
 }

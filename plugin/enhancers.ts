@@ -33,8 +33,12 @@ export function Catch (...types: Function[]): ClassDecorator {
   return legacyDecorator('@Catch()', (target: Function) => { Reflect.defineMetadata(kCatch, types, target) })
 }
 
+// Read for every controller and handler at startup, most of which declare none: one shared empty
+// list, frozen so that no reader can add to it.
+const noEntries = Object.freeze([]) as unknown as never[]
+
 export function enhancersOf<T> (key: symbol, holder: object): Array<EnhancerEntry<T>> {
-  return Reflect.getOwnMetadata(key, holder) ?? []
+  return Reflect.getOwnMetadata(key, holder) ?? noEntries
 }
 
 export function catchTypes (filter: object): Function[] {

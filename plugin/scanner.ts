@@ -87,6 +87,8 @@ function resolveForwardRef (entry: ForwardReference, where: string): unknown {
   return value
 }
 
+const noEntries: never[] = []
+
 const dynamicListKeys = ['imports', 'controllers', 'providers', 'exports', 'plugins'] as const
 const dynamicKeys = new Set(['module', 'global', ...dynamicListKeys])
 
@@ -172,13 +174,19 @@ export async function scanModules (root: Type, replace?: Map<Function, Function>
       order: nodes.size
     }
     nodes.set(key, node)
-    for (const [index, imported] of (metadata.imports ?? []).entries()) {
-      node.imports.push(await visit(imported, `entry ${index} of ${cls.name}'s imports`))
+    // Indexed loops: a module may list thousands of entries, and in this cold code every step of
+    // an iterator allocates.
+    const imports = metadata.imports ?? noEntries
+    for (let index = 0; index < imports.length; index++) {
+      node.imports.push(await visit(imports[index], `entry ${index} of ${cls.name}'s imports`))
     }
-    for (const [index, provider] of (metadata.providers ?? []).entries()) {
-      addProvider(node, provider, `${cls.name}'s providers[${index}]`)
+    const providers = metadata.providers ?? noEntries
+    for (let index = 0; index < providers.length; index++) {
+      addProvider(node, providers[index], `${cls.name}'s providers[${index}]`)
     }
-    for (const [index, controller] of (metadata.controllers ?? []).entries()) {
+    const controllers = metadata.controllers ?? noEntries
+    for (let index = 0; index < controllers.length; index++) {
+      const controller = controllers[index]
       if (typeof controller !== 'function' || !controllerDefinition(controller)) {
         throw new ERR_INVALID_DECLARATION(`${cls.name}'s controllers[${index}] is ${describe(controller)}, which is not decorated with @Controller(). Add @Controller() to the class or move it to providers.`)
       }
@@ -272,7 +280,7 @@ export function normalizeProvider (provider: Provider, where: string): ProviderD
     if (cls.prototype === undefined) {
       throw new ERR_INVALID_PROVIDER(`${where} is a function that is not a class (${cls.name || 'anonymous'}); use { provide: token, useFactory: fn } for a factory.`)
     }
-    return { token: provider, useClass: provider, scope: checkScope(injectableOptions(cls)?.scope ?? 'DEFAULT', `${where} (${cls.name})`) }
+    return { token: provider, useClass: provider, scope: checkScope(injectableOptions(cls)?.scope ?? 'DEFAULT', where, cls) }
   }
   if (provider === null || typeof provider !== 'object' || !('provide' in provider)) {
     throw new ERR_INVALID_PROVIDER(`${where} is ${describe(provider)}; a provider is a class or { provide, useClass | useValue | useFactory | useExisting }.`)
@@ -301,9 +309,10 @@ export function normalizeProvider (provider: Provider, where: string): ProviderD
 
 const scopes = new Set(['DEFAULT', 'REQUEST', 'TRANSIENT'])
 
-function checkScope (scope: unknown, where: string): ProviderDefinition['scope'] {
+// `where` is completed with the class's name only for the message: this runs for every class bound.
+function checkScope (scope: unknown, where: string, cls?: Function): ProviderDefinition['scope'] {
   if (!scopes.has(scope as string)) {
-    throw new ERR_INVALID_PROVIDER(`${where}: scope must be DEFAULT, REQUEST or TRANSIENT, given ${describe(scope)}. Use Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT.`)
+    throw new ERR_INVALID_PROVIDER(`${cls === undefined ? where : `${where} (${cls.name})`}: scope must be DEFAULT, REQUEST or TRANSIENT, given ${describe(scope)}. Use Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT.`)
   }
   return scope as ProviderDefinition['scope']
 }
