@@ -12,6 +12,7 @@ export interface Dependency {
   optional: boolean
   /** Marked with forwardRef(): it may close a cycle between singletons. */
   forward: boolean
+  /** What it resolved to (neither: a missing optional one); present from the start, undefined until resolved. */
   binding?: Binding
   builtin?: Builtin
 }

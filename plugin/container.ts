@@ -102,12 +102,15 @@ export class Container {
    * pipe, interceptor and filter classes, then the module classes.
    */
   bindApplication (globals: unknown[], controllers: ControllerScan[], modules: ModuleNode[]): void {
-    for (const entry of globals) if (typeof entry === 'function') this.enhancer(this.graph.root, entry as Type)
-    for (const scan of controllers) {
+    // Indexed loops: this runs once per controller, cold, where each iterator step allocates.
+    for (let i = 0; i < globals.length; i++) if (typeof globals[i] === 'function') this.enhancer(this.graph.root, globals[i] as Type)
+    for (let i = 0; i < controllers.length; i++) {
+      const scan = controllers[i]
       this.controller(scan.module, scan.cls, scan.definition.scope)
-      for (const cls of enhancerClasses(scan)) this.enhancer(scan.module, cls)
+      const classes = enhancerClasses(scan)
+      for (let c = 0; c < classes.length; c++) this.enhancer(scan.module, classes[c])
     }
-    for (const module of modules) this.moduleClass(module)
+    for (let i = 0; i < modules.length; i++) this.moduleClass(modules[i])
     this.#rank = new Map(modules.map((module, i) => [module, i]))
   }
 
@@ -155,7 +158,7 @@ export class Container {
       // Only providers and enhancers can be overridden: a controller's routes are its own methods.
       const definition = kind === 'module'
         ? { token: cls, useClass: cls, scope: 'DEFAULT' as const }
-        : (kind === 'enhancer' ? this.#override(cls) : undefined) ?? normalizeProvider(cls, `${module.name}`)
+        : (kind === 'enhancer' ? this.#override(cls) : undefined) ?? normalizeProvider(cls, module.name)
       binding = this.#binding(module, definition, kind)
       bindings.set(cls, binding)
       this.#link(binding)
@@ -221,12 +224,14 @@ export class Container {
   }
 
   #link (binding: Binding): void {
-    const { deps, params } = declaredDependencies(binding.definition, binding.module.name)
-    binding.params = params
-    binding.deps = deps.map((dep) => {
+    const deps: Dependency[] = []
+    binding.params = declaredDependencies(binding.definition, binding.module.name, deps)
+    // Resolved in place: each dependency was made for this binding alone.
+    for (let i = 0; i < deps.length; i++) {
+      const dep = deps[i]
       const found = this.#lookup(binding.module, dep.token)
       if (found === undefined) {
-        if (dep.optional) return dep
+        if (dep.optional) continue
         throw this.#unknownDependency(binding, dep)
       }
       if (found === 'inquirer' && !binding.transient) {
@@ -235,8 +240,10 @@ export class Container {
         throw new ERR_INVALID_PROVIDER(`${bindingName(binding)} in module ${binding.module.name} injects INQUIRER (${what}), but is not transient: ` +
           `only a transient provider is built for one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) to ${cls}.`)
       }
-      return typeof found === 'string' ? { ...dep, builtin: found } : { ...dep, binding: found }
-    })
+      if (typeof found === 'string') dep.builtin = found
+      else dep.binding = found
+    }
+    binding.deps = deps
   }
 
   #unknownDependency (binding: Binding, dep: Dependency): Error {

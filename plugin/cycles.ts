@@ -22,6 +22,9 @@ function findCycles (bindings: Binding[]): Binding[][] {
   const forwardInto: boolean[] = []
   const cycles: Binding[][] = []
   const visit = (binding: Binding, forward: boolean): void => {
+    // Most bindings (controllers first) inject nothing, and what injects nothing closes no cycle.
+    const deps = binding.deps
+    if (deps.length === 0) return
     const seen = state.get(binding)
     if (seen === 'done') return
     if (seen === 'visiting') {
@@ -36,12 +39,13 @@ function findCycles (bindings: Binding[]): Binding[][] {
     state.set(binding, 'visiting')
     path.push(binding)
     forwardInto.push(forward)
-    for (const dep of binding.deps) if (dep.binding) visit(dep.binding, dep.forward)
+    for (let i = 0; i < deps.length; i++) if (deps[i].binding) visit(deps[i].binding!, deps[i].forward)
     path.pop()
     forwardInto.pop()
     state.set(binding, 'done')
   }
-  for (const binding of bindings) visit(binding, false)
+  // Indexed loops here and below: this runs once per binding, cold, where each iterator step allocates.
+  for (let i = 0; i < bindings.length; i++) visit(bindings[i], false)
   return cycles
 }
 
@@ -49,15 +53,20 @@ function findCycles (bindings: Binding[]): Binding[][] {
 function markPerRequest (bindings: Binding[]): void {
   const consumers = new Map<Binding, Binding[]>()
   const queue: Binding[] = []
-  for (const binding of bindings) {
-    for (const dep of binding.deps) {
+  for (let b = 0; b < bindings.length; b++) {
+    const binding = bindings[b]
+    const deps = binding.deps
+    let perRequest = binding.definition.scope === 'REQUEST'
+    for (let i = 0; i < deps.length; i++) {
+      const dep = deps[i]
+      if (dep.builtin === 'request') perRequest = true
       if (dep.binding === undefined) continue
       let list = consumers.get(dep.binding)
       if (!list) consumers.set(dep.binding, list = [])
       list.push(binding)
     }
-    binding.perRequest = binding.definition.scope === 'REQUEST' || binding.deps.some((dep) => dep.builtin === 'request')
-    if (binding.perRequest) queue.push(binding)
+    binding.perRequest = perRequest
+    if (perRequest) queue.push(binding)
   }
   for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
     for (const consumer of consumers.get(next) ?? []) {

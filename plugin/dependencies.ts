@@ -1,7 +1,7 @@
 import type { ForwardReference } from '../types/index.js'
 import type { ProviderDefinition, Token } from './scanner.js'
 import type { Dependency } from './binding.js'
-import { constructorOwner, injectedProperties, injectTokens, optionalParams } from './injectable.js'
+import { constructorOwner, injectedProperties, optionalParams, ownInjectTokens } from './injectable.js'
 import { forwardRefTarget, isForwardRef } from './forward-ref.js'
 import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from './errors.js'
 import { tokenName } from './describe.js'
@@ -12,47 +12,69 @@ function isTokenValue (value: unknown): value is Token {
   return !erased.has(value) && ['function', 'string', 'symbol'].includes(typeof value)
 }
 
-/** What a definition injects, unresolved: constructor arguments (`params` of them), then properties. */
-export function declaredDependencies (definition: ProviderDefinition, module: string): { deps: Dependency[], params: number } {
-  if (definition.useExisting !== undefined) return { deps: [{ index: 0, token: definition.useExisting, optional: false, forward: false }], params: 1 }
-  if (definition.useFactory) {
-    const deps = (definition.inject ?? []).map((entry, index): Dependency => {
-      const token = typeof entry === 'object' && entry !== null && 'token' in entry ? entry.token : entry as Token
-      const optional = typeof entry === 'object' && entry !== null && 'token' in entry && entry.optional === true
-      return { index, token, optional, forward: false }
-    })
-    return { deps, params: deps.length }
+/**
+ * What a definition injects, unresolved, pushed onto `deps`: constructor arguments first, then
+ * properties. Returns how many are constructor arguments.
+ */
+export function declaredDependencies (definition: ProviderDefinition, module: string, deps: Dependency[]): number {
+  // Every dependency is made with the same properties (binding and builtin are set when it is
+  // resolved), so they all share one hidden class.
+  if (definition.useExisting !== undefined) {
+    deps.push(dependency(0, undefined, definition.useExisting, false, false))
+    return 1
   }
-  if (!definition.useClass) return { deps: [], params: 0 }
+  if (definition.useFactory) {
+    const inject = definition.inject ?? []
+    for (let index = 0; index < inject.length; index++) {
+      const entry = inject[index]
+      const described = typeof entry === 'object' && entry !== null && 'token' in entry
+      deps.push(dependency(index, undefined, described ? entry.token : entry as Token, described && entry.optional === true, false))
+    }
+    return inject.length
+  }
+  if (!definition.useClass) return 0
   const cls = definition.useClass
-  const name = `${cls.name} in module ${module}`
+  // Run for every class bound at startup, most of which inject nothing: no collections are
+  // made for what is not declared, and the names for messages only when one is thrown.
   const owner = constructorOwner(cls)
   const types: unknown[] | undefined = Reflect.getOwnMetadata('design:paramtypes', owner)
-  const tokens = injectTokens(cls)
-  const optional = optionalParams(cls)
-  const count = Math.max(types?.length ?? 0, owner.length, ...[...tokens.keys()].map((i) => i + 1))
-  const deps: Dependency[] = []
+  const tokens = ownInjectTokens(owner)
+  let count = Math.max(types?.length ?? 0, owner.length)
+  if (tokens !== undefined) for (const index of tokens.keys()) if (index >= count) count = index + 1
+  const optional = count > 0 ? optionalParams(owner) : undefined
   for (let index = 0; index < count; index++) {
-    const declared = tokens.get(index)
+    const declared = tokens?.get(index)
     const forward = isForwardRef(declared)
-    const token = forward ? forwarded(declared, `${name}: the forwardRef() of the constructor parameter at index [${index}]`) : declared ?? types?.[index]
+    const token = forward ? forwarded(declared, `${nameOf(cls, module)}: the forwardRef() of the constructor parameter at index [${index}]`) : declared ?? types?.[index]
+    const isOptional = optional?.has(index) === true
     // An optional parameter typed by an interface (NestJS's pipes take their options so) gets undefined.
-    if (optional.has(index) && types !== undefined && declared === undefined && erased.has(token)) {
-      deps.push({ index, token: token as Token, optional: true, forward })
+    if (isOptional && types !== undefined && declared === undefined && erased.has(token)) {
+      deps.push(dependency(index, undefined, token as Token, true, forward))
       continue
     }
-    if (!isTokenValue(token)) throw new ERR_MISSING_METADATA(missingMetadata(cls, name, index, types !== undefined, token))
-    deps.push({ index, token, optional: optional.has(index), forward })
+    if (!isTokenValue(token)) throw new ERR_MISSING_METADATA(missingMetadata(cls, nameOf(cls, module), index, types !== undefined, token))
+    deps.push(dependency(index, undefined, token, isOptional, forward))
   }
-  for (const property of injectedProperties(cls)) {
+  const properties = injectedProperties(cls)
+  for (let i = 0; i < properties.length; i++) {
+    const property = properties[i]
     const forward = isForwardRef(property.token)
     const place = `the property ${JSON.stringify(String(property.key))}`
     const type: unknown = Reflect.getMetadata('design:type', cls.prototype, property.key)
-    const token = forward ? forwarded(property.token as ForwardReference, `${name}: the forwardRef() of ${place}`) : property.token ?? type
-    if (!isTokenValue(token)) throw new ERR_MISSING_METADATA(missingPropertyType(cls, name, property.key, token, Reflect.hasMetadata('design:type', cls.prototype, property.key)))
-    deps.push({ index: -1, property: property.key, token, optional: property.optional, forward })
+    const token = forward ? forwarded(property.token as ForwardReference, `${nameOf(cls, module)}: the forwardRef() of ${place}`) : property.token ?? type
+    if (!isTokenValue(token)) throw new ERR_MISSING_METADATA(missingPropertyType(cls, nameOf(cls, module), property.key, token, Reflect.hasMetadata('design:type', cls.prototype, property.key)))
+    deps.push(dependency(-1, property.key, token, property.optional, forward))
   }
-  return { deps, params: count }
+  return count
+}
+
+function dependency (index: number, property: string | symbol | undefined, token: Token, optional: boolean, forward: boolean): Dependency {
+  return { index, property, token, optional, forward, binding: undefined, builtin: undefined }
+}
+
+// `CatsService in module CatsModule`, for messages.
+function nameOf (cls: Function, module: string): string {
+  return `${cls.name} in module ${module}`
 }
 
 // The token a forwardRef() gives once every file has loaded.

@@ -103,16 +103,28 @@ export function constructorOwner (cls: Function): Function {
   return owner
 }
 
-export function injectTokens (cls: Function): Map<number, InjectionToken | ForwardReference> {
-  return Reflect.getOwnMetadata(kInjectTokens, constructorOwner(cls)) ?? new Map()
+// Run for every class bound at startup, most of which declare nothing: the readers that take the
+// class whose constructor runs (constructorOwner()) make no empty collections for those.
+
+/** The tokens @Inject() names for the parameters of `owner`'s own constructor, by index, if any. */
+export function ownInjectTokens (owner: Function): Map<number, InjectionToken | ForwardReference> | undefined {
+  return Reflect.getOwnMetadata(kInjectTokens, owner)
 }
 
-export function optionalParams (cls: Function): Set<number> {
-  return Reflect.getOwnMetadata(kOptional, constructorOwner(cls)) ?? new Set()
+/** The tokens @Inject() names for the parameters of the constructor `cls` runs, by index. */
+export function injectTokens (cls: Function): Map<number, InjectionToken | ForwardReference> {
+  return ownInjectTokens(constructorOwner(cls)) ?? new Map()
 }
+
+/** The indexes of the parameters of `owner`'s own constructor marked @Optional(), if any. */
+export function optionalParams (owner: Function): Set<number> | undefined {
+  return Reflect.getOwnMetadata(kOptional, owner)
+}
+
+const noProperties: PropertyInjection[] = Object.freeze([]) as unknown as PropertyInjection[]
 
 /** The properties `cls` injects (its base classes' included), in declaration order. */
 export function injectedProperties (cls: Function): PropertyInjection[] {
   const properties: Map<string | symbol, PropertyInjection> | undefined = Reflect.getMetadata(kInjectProperties, cls)
-  return properties ? [...properties.values()].filter((entry) => entry.inject) : []
+  return properties ? [...properties.values()].filter((entry) => entry.inject) : noProperties
 }

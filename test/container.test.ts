@@ -8,6 +8,7 @@ import { Container } from '../plugin/container.js'
 import { scanModules } from '../plugin/scanner.js'
 import { build } from './helpers/app.js'
 import { registrationError } from './helpers/registration.js'
+import { sameShape } from './helpers/shape.js'
 
 test('a module sees its own providers, imported exports, re-exported modules and globals', async (t) => {
   @Injectable() class Own { name = 'own' }
@@ -507,4 +508,25 @@ test('singletons are built module by module, imports first: an imported module\'
   const app = await build(t, Root)
   assert.deepEqual(built, ['Loader', 'Strategy'])
   assert.deepEqual((await app.inject('/secret')).json(), { secret: 'loaded' })
+})
+
+test('every dependency has one hidden class: constructor argument or property, of a class, factory or alias, resolved or not', async () => {
+  @Injectable() class Dep {}
+  class Made {}
+  class Alias {}
+  @Injectable() class Consumer {
+    @Inject(Dep) readonly byProperty!: Dep
+    constructor (@Inject(Dep) readonly dep: Dep, @Inject(FASTIFY) readonly fastify: unknown, @Optional() @Inject('missing') readonly missing: unknown) {}
+  }
+  @Module({ providers: [Dep, Consumer, { provide: Made, useFactory: () => new Made(), inject: [Dep] }, { provide: Alias, useExisting: Dep }] })
+  class AppModule {}
+  const graph = await scanModules(AppModule)
+  const container = new Container(graph)
+  const consumer = container.enhancer(graph.root, Consumer)
+  const deps = [...consumer.deps, ...container.enhancer(graph.root, Made).deps, ...container.enhancer(graph.root, Alias).deps]
+  assert.deepEqual(deps.map((dep) => [dep.index, dep.property, dep.binding?.token ?? dep.builtin]), [
+    [0, undefined, Dep], [1, undefined, 'fastify'], [2, undefined, undefined], [-1, 'byProperty', Dep], [0, undefined, Dep], [0, undefined, Dep]
+  ])
+  assert.equal(consumer.params, 3)
+  for (const dep of deps) assert.equal(sameShape(dep, deps[0]), true)
 })
