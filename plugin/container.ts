@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Container as PublicContainer, InjectionToken, Provider, Type } from '../types/index.js'
 import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token, normalizeProvider } from './scanner.js'
 import { type Binding, type BindingKind, type Box, type Builtin, type Dependency, bindingName, dependencyPlace } from './binding.js'
-import { declaredDependencies } from './dependencies.js'
+import { declareDependencies } from './dependencies.js'
 import { checkDependencies } from './cycles.js'
 import { ModuleReference, type ModuleRefHost } from './module-reference.js'
 import { Reflector } from './reflector.js'
@@ -86,14 +86,20 @@ export class Container {
       const definition = normalizeProvider(provider, `overrides[${i}]`)
       this.#overrides.set(definition.token, definition)
     })
-    for (const module of graph.modules) {
+    // Every provider is linked once all are declared. The bindings are listed as they are made
+    // (the order of #declared's maps) and walked with indexed loops: a module may declare
+    // thousands, and in this cold code every iterator step allocates.
+    const start = this.#all.length
+    for (let m = 0; m < graph.modules.length; m++) {
+      const module = graph.modules[m]
       const declared = new Map<Token, Binding>()
-      for (const [token, definition] of module.providers) {
+      module.providers.forEach((definition, token) => {
         declared.set(token, this.#binding(module, this.#override(token) ?? definition, 'provider'))
-      }
+      })
       this.#declared.set(module, declared)
     }
-    for (const bindings of this.#declared.values()) for (const binding of bindings.values()) this.#link(binding)
+    const all = this.#all
+    for (let i = start; i < all.length; i++) this.#link(all[i])
   }
 
   /**
@@ -224,9 +230,9 @@ export class Container {
   }
 
   #link (binding: Binding): void {
-    const deps: Dependency[] = []
-    binding.params = declaredDependencies(binding.definition, binding.module.name, deps)
+    declareDependencies(binding)
     // Resolved in place: each dependency was made for this binding alone.
+    const deps = binding.deps
     for (let i = 0; i < deps.length; i++) {
       const dep = deps[i]
       const found = this.#lookup(binding.module, dep.token)
@@ -243,7 +249,6 @@ export class Container {
       if (typeof found === 'string') dep.builtin = found
       else dep.binding = found
     }
-    binding.deps = deps
   }
 
   #unknownDependency (binding: Binding, dep: Dependency): Error {

@@ -17,9 +17,12 @@ function describeCycle (members: Binding[]): string {
  */
 function findCycles (bindings: Binding[]): Binding[][] {
   const state = new Map<Binding, 'visiting' | 'done'>()
+  // The walk's path is path[0 .. depth - 1], written in place: popping the last entry of an
+  // array makes V8 shrink it, and the next push grow it again, once per binding walked.
   const path: Binding[] = []
   // Whether the injection that led to path[i] is a forwardRef().
   const forwardInto: boolean[] = []
+  let depth = 0
   const cycles: Binding[][] = []
   const visit = (binding: Binding, forward: boolean): void => {
     // Most bindings (controllers first) inject nothing, and what injects nothing closes no cycle.
@@ -28,20 +31,20 @@ function findCycles (bindings: Binding[]): Binding[][] {
     const seen = state.get(binding)
     if (seen === 'done') return
     if (seen === 'visiting') {
-      const start = path.indexOf(binding)
-      const members = path.slice(start).concat(binding)
-      if (!forward && !forwardInto.slice(start + 1).some(Boolean)) {
+      const start = path.lastIndexOf(binding, depth - 1)
+      const members = path.slice(start, depth).concat(binding)
+      if (!forward && !forwardInto.slice(start + 1, depth).some(Boolean)) {
         throw new ERR_CIRCULAR_DEPENDENCY(`Circular dependency: ${describeCycle(members)}. ${breakIt}, or mark one of its injections with forwardRef(() => Token).`)
       }
       cycles.push(members)
       return
     }
     state.set(binding, 'visiting')
-    path.push(binding)
-    forwardInto.push(forward)
+    path[depth] = binding
+    forwardInto[depth] = forward
+    depth++
     for (let i = 0; i < deps.length; i++) if (deps[i].binding) visit(deps[i].binding!, deps[i].forward)
-    path.pop()
-    forwardInto.pop()
+    depth--
     state.set(binding, 'done')
   }
   // Indexed loops here and below: this runs once per binding, cold, where each iterator step allocates.
@@ -61,9 +64,10 @@ function markPerRequest (bindings: Binding[]): void {
       const dep = deps[i]
       if (dep.builtin === 'request') perRequest = true
       if (dep.binding === undefined) continue
-      let list = consumers.get(dep.binding)
-      if (!list) consumers.set(dep.binding, list = [])
-      list.push(binding)
+      // Most have one consumer: a list of one, not an empty one grown by a push.
+      const list = consumers.get(dep.binding)
+      if (list) list.push(binding)
+      else consumers.set(dep.binding, [binding])
     }
     binding.perRequest = perRequest
     if (perRequest) queue.push(binding)

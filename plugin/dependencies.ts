@@ -1,6 +1,6 @@
 import type { ForwardReference } from '../types/index.js'
-import type { ProviderDefinition, Token } from './scanner.js'
-import type { Dependency } from './binding.js'
+import type { Token } from './scanner.js'
+import type { Binding, Dependency } from './binding.js'
 import { constructorOwner, injectedProperties, optionalParams, ownInjectTokens } from './injectable.js'
 import { forwardRefTarget, isForwardRef } from './forward-ref.js'
 import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from './errors.js'
@@ -9,31 +9,43 @@ import { tokenName } from './describe.js'
 const erased = new Set<unknown>([undefined, Object, Function])
 
 function isTokenValue (value: unknown): value is Token {
-  return !erased.has(value) && ['function', 'string', 'symbol'].includes(typeof value)
+  const type = typeof value
+  return !erased.has(value) && (type === 'function' || type === 'string' || type === 'symbol')
 }
 
 /**
- * What a definition injects, unresolved, pushed onto `deps`: constructor arguments first, then
- * properties. Returns how many are constructor arguments.
+ * Sets what a binding injects, unresolved, and how many of those are constructor arguments:
+ * constructor arguments first, then properties.
  */
-export function declaredDependencies (definition: ProviderDefinition, module: string, deps: Dependency[]): number {
+export function declareDependencies (binding: Binding): void {
+  const { definition } = binding
   // Every dependency is made with the same properties (binding and builtin are set when it is
-  // resolved), so they all share one hidden class.
+  // resolved), so they all share one hidden class. Each list is made at its size: the binding
+  // keeps it as long as the app runs.
   if (definition.useExisting !== undefined) {
-    deps.push(dependency(0, undefined, definition.useExisting, false, false))
-    return 1
+    binding.deps = [dependency(0, undefined, definition.useExisting, false, false)]
+    binding.params = 1
+    return
   }
   if (definition.useFactory) {
     const inject = definition.inject ?? []
+    const deps: Dependency[] = new Array(inject.length)
     for (let index = 0; index < inject.length; index++) {
       const entry = inject[index]
       const described = typeof entry === 'object' && entry !== null && 'token' in entry
-      deps.push(dependency(index, undefined, described ? entry.token : entry as Token, described && entry.optional === true, false))
+      deps[index] = dependency(index, undefined, described ? entry.token : entry as Token, described && entry.optional === true, false)
     }
-    return inject.length
+    binding.deps = deps
+    binding.params = inject.length
+    return
   }
-  if (!definition.useClass) return 0
+  if (!definition.useClass) {
+    binding.deps = []
+    binding.params = 0
+    return
+  }
   const cls = definition.useClass
+  const module = binding.module.name
   // Run for every class bound at startup, most of which inject nothing: no collections are
   // made for what is not declared, and the names for messages only when one is thrown.
   const owner = constructorOwner(cls)
@@ -42,6 +54,8 @@ export function declaredDependencies (definition: ProviderDefinition, module: st
   let count = Math.max(types?.length ?? 0, owner.length)
   if (tokens !== undefined) for (const index of tokens.keys()) if (index >= count) count = index + 1
   const optional = count > 0 ? optionalParams(owner) : undefined
+  const properties = injectedProperties(cls)
+  const deps: Dependency[] = new Array(count + properties.length)
   for (let index = 0; index < count; index++) {
     const declared = tokens?.get(index)
     const forward = isForwardRef(declared)
@@ -49,13 +63,12 @@ export function declaredDependencies (definition: ProviderDefinition, module: st
     const isOptional = optional?.has(index) === true
     // An optional parameter typed by an interface (NestJS's pipes take their options so) gets undefined.
     if (isOptional && types !== undefined && declared === undefined && erased.has(token)) {
-      deps.push(dependency(index, undefined, token as Token, true, forward))
+      deps[index] = dependency(index, undefined, token as Token, true, forward)
       continue
     }
     if (!isTokenValue(token)) throw new ERR_MISSING_METADATA(missingMetadata(cls, nameOf(cls, module), index, types !== undefined, token))
-    deps.push(dependency(index, undefined, token, isOptional, forward))
+    deps[index] = dependency(index, undefined, token, isOptional, forward)
   }
-  const properties = injectedProperties(cls)
   for (let i = 0; i < properties.length; i++) {
     const property = properties[i]
     const forward = isForwardRef(property.token)
@@ -63,9 +76,10 @@ export function declaredDependencies (definition: ProviderDefinition, module: st
     const type: unknown = Reflect.getMetadata('design:type', cls.prototype, property.key)
     const token = forward ? forwarded(property.token as ForwardReference, `${nameOf(cls, module)}: the forwardRef() of ${place}`) : property.token ?? type
     if (!isTokenValue(token)) throw new ERR_MISSING_METADATA(missingPropertyType(cls, nameOf(cls, module), property.key, token, Reflect.hasMetadata('design:type', cls.prototype, property.key)))
-    deps.push(dependency(-1, property.key, token, property.optional, forward))
+    deps[count + i] = dependency(-1, property.key, token, property.optional, forward)
   }
-  return count
+  binding.deps = deps
+  binding.params = count
 }
 
 function dependency (index: number, property: string | symbol | undefined, token: Token, optional: boolean, forward: boolean): Dependency {
