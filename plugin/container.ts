@@ -64,6 +64,7 @@ export class Container {
   // Each module's place in init order (deepest imports first), from bindApplication().
   #rank = new Map<ModuleNode, number>()
   #finalized = false
+  #applicationBound = false
   readonly #aliases = new Map<Token, Token | Binding>()
   readonly #readClass: ((cls: Function) => void) | undefined
 
@@ -118,6 +119,7 @@ export class Container {
     }
     for (let i = 0; i < modules.length; i++) this.moduleClass(modules[i])
     this.#rank = new Map(modules.map((module, i) => [module, i]))
+    this.#applicationBound = true
   }
 
   /**
@@ -160,7 +162,9 @@ export class Container {
     if (!binding) {
       // Scopes and cycles are only known for what was bound before finalize().
       if (this.#finalized) throw new Error(`Internal error: ${cls.name} is bound in ${module.name} after the container was finalized.`)
-      this.#readClass?.(cls)
+      // The NestJS reader has read every class the modules reach (what bindApplication() binds)
+      // before the scan: only a class met later (a middleware class) is new to it.
+      if (this.#applicationBound) this.#readClass?.(cls)
       // Only providers and enhancers can be overridden: a controller's routes are its own methods.
       const definition = kind === 'module'
         ? { token: cls, useClass: cls, scope: 'DEFAULT' as const }

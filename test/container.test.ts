@@ -2,10 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import {
-  decoratorPlugin, Module, Global, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, FASTIFY, Reflector, SetMetadata
+  decoratorPlugin, Module, Global, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, FASTIFY, Reflector, SetMetadata, UseGuards
 } from '../plugin/index.js'
 import { Container } from '../plugin/container.js'
 import { scanModules } from '../plugin/scanner.js'
+import { scanControllers } from '../plugin/controller-scan.js'
 import { build } from './helpers/app.js'
 import { registrationError } from './helpers/registration.js'
 import { sameShape } from './helpers/shape.js'
@@ -529,4 +530,23 @@ test('every dependency has one hidden class: constructor argument or property, o
   ])
   assert.equal(consumer.params, 3)
   for (const dep of deps) assert.equal(sameShape(dep, deps[0]), true)
+})
+
+test('the NestJS reader is asked only about classes bound after the application: it read the others before the scan', async () => {
+  @Injectable() class Guard { canActivate () { return true } }
+  @UseGuards(Guard)
+  @Controller('read')
+  class ReadController { @Get() get () { return 'read' } }
+  @Module({ controllers: [ReadController] })
+  class AppModule {}
+  @Injectable() class LateMiddleware { use () {} }
+
+  const read: Function[] = []
+  const graph = await scanModules(AppModule)
+  const container = new Container(graph, [], undefined, { aliases: new Map(), readClass: (cls) => { read.push(cls) } })
+  container.bindApplication([], scanControllers(graph.root), [graph.root])
+  container.finalize()
+  assert.deepEqual(read, [])
+  container.lateEnhancer(graph.root, LateMiddleware)
+  assert.deepEqual(read, [LateMiddleware])
 })
