@@ -24,7 +24,8 @@ function checkOf (binding: Binding, where: string, kind: typeof kinds[number]): 
  * (resolved in the root module), then the request-scoped APP_* providers.
  */
 export function globalEnhancers (refs: EnhancerRefs, container: Container, modules: ModuleNode[], options: EnhancerLists): EnhancerRefLists {
-  const lists = refs.lists(options, container.graph.root)
+  // A copy: the lists of each kind are replaced below, and refs.lists() may give shared ones.
+  const lists = { ...refs.lists(options, container.graph.root) }
   for (const kind of kinds) {
     const app = modules.flatMap((module) => module.appEnhancers.filter((entry) => entry.kind === kind).map(({ token, where }) => {
       const binding = container.declared(module, token)

@@ -19,7 +19,9 @@ export interface EnhancerRef<T> {
 /** The refs of one level's guards, pipes, interceptors and filters. */
 export type EnhancerRefLists = { [K in keyof EnhancerKinds]: Array<EnhancerRef<EnhancerKinds[K]>> }
 
-const noRefs: never[] = Object.freeze([]) as never[]
+/** The empty list of refs, shared: frozen so no caller can add to it. */
+export const noRefs: never[] = Object.freeze([]) as never[]
+const noLists: EnhancerRefLists = Object.freeze({ guards: noRefs, pipes: noRefs, interceptors: noRefs, filters: noRefs })
 
 /** Tracks refs so their instances can be filled in once the container has built everything. */
 export class EnhancerRefs {
@@ -42,6 +44,8 @@ export class EnhancerRefs {
   }
 
   lists (lists: EnhancerLists, module: ModuleNode): EnhancerRefLists {
+    // Most controllers and handlers declare no enhancer: one shared, frozen set of empty lists.
+    if (lists.guards.length === 0 && lists.pipes.length === 0 && lists.interceptors.length === 0 && lists.filters.length === 0) return noLists
     return {
       guards: this.of(lists.guards, module),
       pipes: this.of(lists.pipes, module),

@@ -22,8 +22,9 @@ type MultipartRequest = FastifyRequest & {
   [kUploads]?: UploadedFileInfo[]
 }
 
-export function wantsUploads (params: ParamDefinition[]): boolean {
-  return params.some((param) => param.kind === 'file' || param.kind === 'files')
+/** Whether a parameter takes uploaded files (@UploadedFile(s)). */
+export function isUpload (param: ParamDefinition): boolean {
+  return param.kind === 'file' || param.kind === 'files'
 }
 
 /** Fails registration when a route takes files but @fastify/multipart is not in its context. */
@@ -74,11 +75,10 @@ function missing (param: ParamDefinition): string {
 
 /**
  * A route-level preHandler (after guards and schema validation, before interceptors and pipes)
- * that reads the upload once; `undefined` for routes that take no files.
+ * that reads the upload once; for routes that take files.
  */
 export function buildUploadHook (params: ParamDefinition[]) {
-  const uploads = params.filter((param) => param.kind === 'file' || param.kind === 'files')
-  if (uploads.length === 0) return undefined
+  const uploads = params.filter(isUpload)
   const extractors = uploads.map((param) => [param, uploadExtractor(param)] as const)
   return async function fdpUploads (request: FastifyRequest): Promise<void> {
     const req = request as MultipartRequest

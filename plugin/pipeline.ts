@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ArgumentMetadata, CallHandler, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
 import type { ParamDefinition } from './params.js'
 import type { HandlerScan } from './controller-scan.js'
-import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import { noRefs, type EnhancerRef, type EnhancerRefs } from './enhancer-ref.js'
 import type { Binding, Box, Container } from './container.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
@@ -103,12 +103,18 @@ function ownProperty (body: unknown, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(body, key) ? (body as Record<string, unknown>)[key] : undefined
 }
 
+// A parameter's pipes in the order they run: global, controller, handler, then its own. A
+// level's list itself when the other is empty, so most parameters make no list of their own.
+function pipesOf (plan: HandlerPlan, param: ParamDefinition, own: Array<EnhancerRef<PipeTransform>>): Array<EnhancerRef<PipeTransform>> {
+  if (!pipeableKinds.has(param.kind)) return noRefs
+  if (own.length === 0) return plan.pipes
+  return plan.pipes.length === 0 ? own : [...plan.pipes, ...own]
+}
+
 /** Per parameter: extract, then run its pipes in order (global, controller, handler, parameter). */
-function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: EnhancerRefs, paramPipes: Array<EnhancerRef<PipeTransform>>): { resolve: Extractor, piped: boolean } {
+function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: EnhancerRefs, pipes: Array<EnhancerRef<PipeTransform>>): Extractor {
   const extract = extractor(param, plan)
-  const pipes = pipeableKinds.has(param.kind) ? [...plan.pipes, ...paramPipes] : []
-  // A custom decorator's factory may be async: its value is awaited, as when it has pipes.
-  if (pipes.length === 0) return { resolve: extract, piped: param.kind === 'custom' }
+  if (pipes.length === 0) return extract
   const metadata: ArgumentMetadata = {
     type: (['param', 'query', 'body'].includes(param.kind) ? param.kind : 'custom') as ArgumentMetadata['type'],
     metatype: plan.paramTypes?.[param.index] as Type | undefined,
@@ -121,9 +127,9 @@ function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: Enha
     // The common case, without the loop: one pipe, whose instance is there unless request-scoped.
     const [pipe] = pipes
     const first = (value: unknown, req: FastifyRequest): unknown => pipe.value !== undefined ? pipe.value.transform(value, metadata) : transform(value, 0, req)
-    return { resolve: (req, reply, ctx) => andThen(extract(req, reply, ctx), first, req), piped: true }
+    return (req, reply, ctx) => andThen(extract(req, reply, ctx), first, req)
   }
-  return { resolve: (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined), piped: true }
+  return (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined)
 }
 
 // What `await next.handle()` gives: always a promise, rejected when the rest of the chain throws synchronously.
@@ -143,21 +149,30 @@ const noArgument = (): undefined => undefined
  * from a function of its own, so a route keeps only the closures its path takes, holding only
  * what they read: not the plan, nor the interceptor chain of a route without interceptors.
  */
-export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: (param: ParamDefinition) => Array<EnhancerRef<PipeTransform>>): Handler {
-  const { controller, status, headers, interceptors } = plan
-  const params = plan.params.length < 2 ? plan.params : [...plan.params].sort((a, b) => a.index - b.index)
-  const argCount = params.length === 0 ? 0 : params[params.length - 1].index + 1
+export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: Map<ParamDefinition, Array<EnhancerRef<PipeTransform>>> | undefined): Handler {
+  const { controller, status, headers, interceptors, params } = plan
+  // Plain loops over the parameters: this runs once per route at startup, mostly before V8
+  // optimizes it, and each callback or copy would be an allocation per route.
+  let argCount = 0
+  for (let i = 0; i < params.length; i++) argCount = Math.max(argCount, params[i].index + 1)
   const resolvers: Extractor[] = new Array(argCount).fill(noArgument)
   const awaited: boolean[] = new Array(argCount).fill(false)
   let asyncArgs = false
-  for (const param of params) {
-    const { resolve, piped } = argumentResolver(plan, param, refs, paramPipes(param))
-    resolvers[param.index] = resolve
+  let custom = false
+  let handsReply = false
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i]
+    const pipes = pipesOf(plan, param, paramPipes?.get(param) ?? noRefs)
+    resolvers[param.index] = argumentResolver(plan, param, refs, pipes)
+    // A custom decorator's factory may be async: its value is awaited, as when it has pipes.
+    const piped = pipes.length > 0 || param.kind === 'custom'
     awaited[param.index] = piped
     asyncArgs ||= piped
+    custom ||= param.kind === 'custom'
+    handsReply ||= param.kind === 'res' && !param.passthrough
   }
-  const needsContext = interceptors.length > 0 || params.some((param) => param.kind === 'custom')
-  const handsReply = params.some((param) => param.kind === 'res' && !param.passthrough) && plan.render === undefined
+  const needsContext = interceptors.length > 0 || custom
+  handsReply &&= plan.render === undefined
   const plain = status === 200 && headers.length === 0 && !handsReply && plan.redirect === undefined && plan.render === undefined
   if (plain && !controller.perRequest && !needsContext && !asyncArgs) return plainHandler(controller, plan.key, resolvers, awaited)
   const call = invoker(plan.key, resolvers, awaited)

@@ -3,14 +3,14 @@ import type { ExceptionFilter, PipeTransform, PrefixTrailingSlash, Type } from '
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import type { EnhancerRef, EnhancerRefLists, EnhancerRefs } from './enhancer-ref.js'
+import type { ParamDefinition } from './params.js'
 import type { Versioning } from './versioning.js'
 import type { ControllerScan, HandlerScan } from './controller-scan.js'
 import type { ControllerDefinition } from './controller.js'
 import { kRouteInfo } from './symbols.js'
 import { buildGuardHook, buildHandler, type HandlerPlan } from './pipeline.js'
 import { createErrorHandler, type RouteInfo } from './exception-handler.js'
-import { wantsRawBody } from './raw-body.js'
-import { buildUploadHook, wantsUploads } from './multipart.js'
+import { buildUploadHook, isUpload } from './multipart.js'
 import { checkConstraints } from './route-options.js'
 import { ERR_DUPLICATE_ROUTE } from './errors.js'
 import { joinPath } from './paths.js'
@@ -90,7 +90,25 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const guards = concat(globals.guards, classEnhancers.guards, own.guards)
   const pipes = concat(globals.pipes, classEnhancers.pipes, own.pipes)
   const interceptors = concat(globals.interceptors, classEnhancers.interceptors, own.interceptors)
-  const paramPipes = new Map(params.map((param) => [param, refs.of<PipeTransform>(param.pipes, module)]))
+  // One pass over the parameters: their pipes (a map only for a handler whose parameters have
+  // some), whether the route reads files or raw bytes, and which parameters may be compiled DTOs
+  // (a whole body, query or params object with pipes). Plans live until registration: a route
+  // with none of these holds no list of its own.
+  let paramPipes: Map<ParamDefinition, Array<EnhancerRef<PipeTransform>>> | undefined
+  let dtoParams = noDtoParams
+  let uploads = false
+  let rawBody = false
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i]
+    const ownPipes = refs.of<PipeTransform>(param.pipes, module)
+    if (ownPipes.length > 0) (paramPipes ??= new Map()).set(param, ownPipes)
+    if ((pipes.length > 0 || ownPipes.length > 0) && isDtoPart(param)) {
+      if (dtoParams === noDtoParams) dtoParams = []
+      dtoParams.push({ param, metatype: handler.paramTypes?.[param.index], pipes: [...pipes, ...ownPipes] })
+    }
+    uploads ||= isUpload(param)
+    rawBody ||= param.kind === 'rawBody'
+  }
   // A handler's own host constraint is more specific than its controller's.
   const ownHost = options.constraints?.host !== undefined
   const routeHosts = ownHost ? noHost : hosts
@@ -99,17 +117,8 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const { key, paramTypes, status, headers, redirect, render } = handler
   const plan: HandlerPlan = { key, method, params, paramTypes, status, headers, redirect, render, cls, controller: binding, pipes, interceptors, hosts: hostList }
   checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
-  // The parameters that may be compiled DTOs: a whole body, query or params object with pipes.
-  const dtoParams: DtoParam[] = []
-  for (let i = 0; i < params.length; i++) {
-    const param = params[i]
-    const own = paramPipes.get(param)!
-    if ((pipes.length > 0 || own.length > 0) && isDtoPart(param)) dtoParams.push({ param, metatype: plan.paramTypes?.[param.index], pipes: [...pipes, ...own] })
-  }
-  const uploads = wantsUploads(params)
-  const rawBody = wantsRawBody(params)
   const dto = planRouteDtos(name, options.schema, dtoParams, uploads, ctx.dto)
-  const methods = handler.routeMethod === 'ALL' ? ctx.allMethods : [handler.routeMethod]
+  const methods = handler.routeMethod === 'ALL' ? ctx.allMethods : oneMethod(handler.routeMethod)
   // An @All route claims every method: say so when it collides with an explicit one.
   const owner = handler.routeMethod === 'ALL' ? `${name} (@All)` : name
   const path = joinPath(handler.path)
@@ -120,11 +129,10 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   // Only the options the route sets: Fastify copies them per route (twice for a GET), and keeps
   // the copies until the app is ready.
   const routeOptions: Partial<RouteOptions> = {
-    handler: buildHandler(plan, container, refs, (param) => paramPipes.get(param)!) as RouteOptions['handler'],
+    handler: buildHandler(plan, container, refs, paramPipes) as RouteOptions['handler'],
     config: routeConfig(options.config, { cls, handler: method })
   } as Partial<RouteOptions>
-  const uploadHook = buildUploadHook(params)
-  if (uploadHook !== undefined) routeOptions.preHandler = uploadHook
+  if (uploads) routeOptions.preHandler = buildUploadHook(params)
   if (own.filters.length > 0) routeOptions.errorHandler = createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs)
   if (dto.schema !== undefined) routeOptions.schema = dto.schema
   if (dto.validatorCompiler !== undefined) routeOptions.validatorCompiler = dto.validatorCompiler as RouteOptions['validatorCompiler']
@@ -172,6 +180,14 @@ const noConstraints = Object.freeze({}) as Record<string, unknown>
 const noSlash = Object.freeze([false]) as unknown as boolean[]
 const slashOnly = Object.freeze([true]) as unknown as boolean[]
 const bothSlashes = Object.freeze([false, true]) as unknown as boolean[]
+const noDtoParams = Object.freeze([]) as unknown as DtoParam[]
+// A route's one method as a list: one per method, shared by the routes.
+const methodLists = new Map<string, string[]>()
+function oneMethod (method: string): string[] {
+  let list = methodLists.get(method)
+  if (list === undefined) methodLists.set(method, list = Object.freeze([method]) as unknown as string[])
+  return list
+}
 
 // The global, controller and handler lists in that order; a level's own list when the others are empty.
 function concat<T> (global: T[], controller: T[], handler: T[]): T[] {

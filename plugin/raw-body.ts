@@ -1,12 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ParamDefinition } from './params.js'
 
 type RawRequest = FastifyRequest & { rawBody?: Buffer }
 type Done = (error: Error | null, body?: unknown) => void
-
-export function wantsRawBody (params: ParamDefinition[]): boolean {
-  return params.some((param) => param.kind === 'rawBody')
-}
 
 /**
  * Makes `instance`, a context holding only the routes that take @RawBody(), read JSON and text

@@ -60,7 +60,9 @@ const builtinConstraints = new Set(['host', 'version'])
 
 /** Fails at planning time on a constraint Fastify has no strategy for, naming the handler. */
 export function checkConstraints (owner: string, constraints: Options | undefined, hasStrategy: (name: string) => boolean): void {
-  for (const name of Object.keys(constraints ?? {})) {
+  // Most routes have none: no list of keys made for them.
+  if (constraints === undefined) return
+  for (const name of Object.keys(constraints)) {
     // Fastify always knows its built-in strategies; it reports them only once a route uses them.
     if (!builtinConstraints.has(name) && !hasStrategy(name)) {
       throw new ERR_INVALID_DECLARATION(`${owner}: @RouteConstraints() uses the constraint "${name}", which no strategy handles. Add it with fastify.addConstraintStrategy() before registering the plugin, or use "host" or "version".`)
