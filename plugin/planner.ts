@@ -264,43 +264,66 @@ export function routeShape (path: string): string {
   return shape
 }
 
+// The route of a list that claims `method`; a loop, not a callback made per call.
+function claimOf (routes: RoutePlan[], method: string): RoutePlan | undefined {
+  for (let i = 0; i < routes.length; i++) if (routes[i].methods.includes(method)) return routes[i]
+  return undefined
+}
+
 /** Fails on two handlers claiming one method, path and constraints; plans HEAD beside GET. */
 export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
-  const claims = new Map<string, RoutePlan>()
-  // What a route claims beside its method: its path's shape and its constraints, told once.
-  const claimed = new Map<RoutePlan, string>()
+  // The routes claiming each path shape, and each shape with its constraints, in order. Keyed by
+  // what a route claims beside its methods, so a route makes at most one key (none for a plain
+  // path without constraints), and its methods are compared with those of the few routes of its key.
+  const plain = new Map<string, RoutePlan[]>()
+  const constrained = new Map<string, RoutePlan[]>()
   for (const plan of plans) {
-    for (const route of plan.routes) {
-      const where = ` ${routeShape(route.fullUrl)} ${constraintKey(route.constraints)}`
-      claimed.set(route, where)
+    for (let r = 0; r < plan.routes.length; r++) {
+      const route = plan.routes[r]
+      const shape = routeShape(route.fullUrl)
+      const constraints = route.constraints === noConstraints ? '' : constraintKey(route.constraints)
+      const claims = constraints === '' ? plain : constrained
+      const where = constraints === '' ? shape : `${shape} ${constraints}`
+      const others = claims.get(where)
+      if (others === undefined) {
+        claims.set(where, [route])
+        continue
+      }
       for (const method of route.methods) {
-        const key = method + where
-        const other = claims.get(key)
-        if (other) {
-          const given = Object.keys(route.constraints).length > 0 ? ` with constraints {${constraintKey(route.constraints)}}` : ''
+        const other = claimOf(others, method)
+        if (other !== undefined) {
+          const given = constraints !== '' ? ` with constraints {${constraints}}` : ''
           const path = other.fullUrl === route.fullUrl ? route.fullUrl : `${other.fullUrl} and ${route.fullUrl} (one path to Fastify's router: parameter names do not tell routes apart)`
           throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${path}${given}. Give one of them another path, method, host or version.`)
         }
-        claims.set(key, route)
       }
+      others.push(route)
     }
   }
   // A GET whose path also has an explicit HEAD handler must not expose Fastify's automatic HEAD.
   const noAutoHead = new Set<RoutePlan>()
-  for (const [route, where] of claimed) {
-    if (!route.methods.includes('GET')) continue
-    const head = claims.get('HEAD' + where)
-    if (head !== undefined && head !== route) noAutoHead.add(route)
+  for (const claims of [plain, constrained]) {
+    for (const routes of claims.values()) {
+      if (routes.length === 1) continue
+      const head = claimOf(routes, 'HEAD')
+      if (head === undefined) continue
+      for (const route of routes) if (route !== head && route.methods.includes('GET')) noAutoHead.add(route)
+    }
   }
   return noAutoHead
 }
 
 /** Fails on a handler that claims a route the app already has, before anything is registered. */
 export function checkAppRoutes (app: FastifyInstance, plans: ControllerPlan[]): void {
+  // One query object for every lookup: hasRoute() reads it and keeps nothing.
+  const query = { method: '', url: '', constraints: noConstraints }
   for (const plan of plans) {
     for (const route of plan.routes) {
       for (const method of route.methods) {
-        if (app.hasRoute({ method, url: route.fullUrl, constraints: route.constraints } as Parameters<FastifyInstance['hasRoute']>[0])) {
+        query.method = method
+        query.url = route.fullUrl
+        query.constraints = route.constraints
+        if (app.hasRoute(query as Parameters<FastifyInstance['hasRoute']>[0])) {
           throw new ERR_DUPLICATE_ROUTE(`${route.owner} handles ${method} ${route.fullUrl}, which the app already has as a route of its own. Remove one of them, or give the controller another path or prefix.`)
         }
       }
