@@ -146,7 +146,8 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
       const constraints = host === undefined && !variant.constraint && options.constraints === undefined ? noConstraints : { ...options.constraints }
       if (host !== undefined) constraints.host = host
       if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
-      const fullUrl = joinPath(prefix, url) || '/'
+      // Both joined already ('' or '/a/b'): their concatenation is joined too, without a pass over it.
+      const fullUrl = prefix + url || '/'
       const slashes = slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)
       for (let i = 0; i < slashes.length; i++) {
         const ending = slashes[i] ? '/' : ''
