@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify, { type InjectOptions } from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, Version, type Response, type Type } from '../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, RouteConstraints, Version, type Response, type Type } from '../plugin/index.js'
 import { routeShape } from '../plugin/planner.js'
 import { joinPath } from '../plugin/paths.js'
 import { build } from './helpers/app.js'
@@ -272,6 +272,40 @@ test('@Head in one controller and @Get in another on one path both work', async 
   const app = await build(t, AppModule)
   assert.equal((await app.inject('/p')).body, 'get')
   assert.equal((await app.inject({ method: 'HEAD', url: '/p' })).headers['x-from'], 'head')
+})
+
+test('an explicit @Head beside @Get under one host takes HEAD there; the same path under another host keeps the automatic HEAD', async (t) => {
+  @Controller({ path: 'hh', host: 'a.example.com' })
+  class OnA {
+    @Get() get () { return 'get a' }
+    @Head() head (@Res() res: Response) { res.header('x-from', 'head').send() }
+  }
+  @Controller({ path: 'hh', host: 'b.example.com' })
+  class OnB { @Get() get () { return 'get b' } }
+  @Module({ controllers: [OnA, OnB] })
+  class AppModule {}
+
+  const app = await build(t, AppModule)
+  assert.equal((await app.inject({ method: 'HEAD', url: '/hh', headers: { host: 'a.example.com' } })).headers['x-from'], 'head')
+  const onB = await app.inject({ method: 'HEAD', url: '/hh', headers: { host: 'b.example.com' } })
+  assert.equal(onB.statusCode, 200)
+  assert.equal(onB.headers['x-from'], undefined)
+  assert.equal(onB.headers['content-length'], '5')
+})
+
+test('empty @RouteConstraints() claim a path as a route without constraints: a duplicate names both handlers', async () => {
+  @Controller('ec')
+  class Plain { @Get() one () { return 1 } }
+  @Controller('ec')
+  class Empty { @Get() @RouteConstraints({}) two () { return 2 } }
+  @Module({ controllers: [Plain, Empty] })
+  class AppModule {}
+
+  await assert.rejects(registerFails(AppModule), (error: any) => {
+    assert.equal(error.code, 'FDP_ERR_DUPLICATE_ROUTE')
+    assert.equal(error.message, 'Plain.one and Empty.two both handle GET /ec. Give one of them another path, method, host or version.')
+    return true
+  })
 })
 
 test('a GET route without an explicit @Head keeps Fastify\'s automatic HEAD route', async (t) => {
