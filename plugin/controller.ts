@@ -73,11 +73,13 @@ function route (method: RouteMethod) {
     }
     return legacyDecorator(name, (target: object, key: string | symbol) => {
       const owner = target.constructor
-      // Copy inherited routes so a subclass never writes into its base class's list. The class's
-      // own list first: only its first route decorator has to look up the prototype chain.
-      const routes: RouteDefinition[] = [...(Reflect.getOwnMetadata(kRoutes, owner) ?? Reflect.getMetadata(kRoutes, owner) ?? [])]
-      routes.push({ method, path, key })
-      Reflect.defineMetadata(kRoutes, routes, owner)
+      const route: RouteDefinition = { method, path, key }
+      // The class's own list grows in place: copying it on each decorator made a class's routes
+      // quadratic. Only its first route decorator copies the inherited list, so a subclass never
+      // writes into its base class's.
+      const own: RouteDefinition[] | undefined = Reflect.getOwnMetadata(kRoutes, owner)
+      if (own !== undefined) own.push(route)
+      else Reflect.defineMetadata(kRoutes, [...(Reflect.getMetadata(kRoutes, owner) ?? []), route], owner)
     })
   }
 }

@@ -35,9 +35,11 @@ function addParam (target: object, key: string | symbol | undefined, definition:
   if (key === undefined) {
     throw new ERR_INVALID_DECLARATION(`Parameter decorators apply to handler methods, not to the constructor of ${(target as Function).name}.`)
   }
-  const params: ParamDefinition[] = [...(Reflect.getOwnMetadata(kParams, target, key) ?? [])]
-  params.push(definition)
-  Reflect.defineMetadata(kParams, params, target, key)
+  // The method's own list grows in place (copying it on each decorator made a method's
+  // parameters quadratic); only its first parameter decorator makes the list.
+  const params: ParamDefinition[] | undefined = Reflect.getOwnMetadata(kParams, target, key)
+  if (params !== undefined) params.push(definition)
+  else Reflect.defineMetadata(kParams, [definition], target, key)
 }
 
 export function paramDefinitions (prototype: object, key: string | symbol): ParamDefinition[] {

@@ -1,7 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { FastifyInstance } from 'fastify'
-import { Module, Controller, Get, Hook, Inject, Injectable, Req, FASTIFY, REQUEST, Scope, type ControllerOptions, type Request } from '../plugin/index.js'
+import { Module, Controller, Get, Post, Delete, Hook, Inject, Injectable, Req, FASTIFY, REQUEST, Scope, type ControllerOptions, type Request } from '../plugin/index.js'
+import { routeDefinitions } from '../plugin/controller.js'
 import { build } from './helpers/app.js'
 
 // A controller that adds a hook and a request decoration to the context FASTIFY gives it.
@@ -172,4 +173,29 @@ test('@Controller() rejects unknown keys and scopes with FDP_ERR_INVALID_DECLARA
       return true
     })
   }
+})
+
+test('a subclass adds its routes to a copy of its base class\'s; each class keeps one list, grown in place', async (t) => {
+  class Base {
+    @Get() list () { return 'list' }
+    @Get(':id') get () { return 'get' }
+  }
+  @Controller('cats')
+  class Cats extends Base {
+    @Post() create () { return 'create' }
+    @Delete(':id') remove () { return 'remove' }
+  }
+  const routes = (cls: Function) => routeDefinitions(cls).map(({ method, path, key }) => `${method} ${path} ${String(key)}`)
+  assert.deepEqual(routes(Base), ['GET  list', 'GET :id get'])
+  assert.deepEqual(routes(Cats), ['GET  list', 'GET :id get', 'POST  create', 'DELETE :id remove'])
+  // No copy per decorator (a class's routes would cost quadratic time and garbage to declare).
+  const own = routeDefinitions(Cats)
+  Get('late')(Cats.prototype, 'create', Object.getOwnPropertyDescriptor(Cats.prototype, 'create')!)
+  assert.equal(routeDefinitions(Cats), own)
+  assert.deepEqual(routes(Base), ['GET  list', 'GET :id get'])
+  @Module({ controllers: [Cats] })
+  class CatsModule {}
+  const app = await build(t, CatsModule)
+  const answers = await Promise.all([app.inject('/cats'), app.inject('/cats/1'), app.inject({ method: 'POST', url: '/cats' }), app.inject({ method: 'DELETE', url: '/cats/1' }), app.inject('/cats/late')])
+  assert.deepEqual(answers.map((answer) => answer.body), ['list', 'get', 'create', 'remove', 'create'])
 })

@@ -275,3 +275,14 @@ test('the parameter definitions one decorator records share one hidden class, wh
   assert.equal(sameShape(byIndex(shapes[3], 1), byIndex(shapes[9], 1)), true)
   assert.deepEqual(byIndex(shapes[4], 2), { kind: 'param', data: 'name4', pipes: [], index: 2 })
 })
+
+test('a method keeps one parameter list, grown in place by each parameter decorator', () => {
+  class Grown { find (id: string, query: unknown, tenant: string) { return [id, query, tenant] } }
+  Param('id')(Grown.prototype, 'find', 0)
+  const own = paramDefinitions(Grown.prototype, 'find')
+  Query()(Grown.prototype, 'find', 1)
+  Headers('x-tenant')(Grown.prototype, 'find', 2)
+  // No copy per decorator (a method's parameters would cost quadratic time and garbage to declare).
+  assert.equal(paramDefinitions(Grown.prototype, 'find'), own)
+  assert.deepEqual(own.map(({ index, kind, data }) => [index, kind, data]), [[0, 'param', 'id'], [1, 'query', undefined], [2, 'headers', 'x-tenant']])
+})
