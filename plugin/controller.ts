@@ -3,7 +3,7 @@ import { kController, kRoutes } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { checkVersion } from './version.js'
-import { legacyDecorator } from './legacy-decorator.js'
+import { refuseTc39 } from './legacy-decorator.js'
 import { hostConstraint } from './host.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL'
@@ -44,7 +44,8 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
   checkTrailingSlash(options.prefixTrailingSlash, (message) => new ERR_INVALID_DECLARATION(message), '@Controller() option')
   // As NestJS, a transient controller is built once: its routes are its only consumer.
   const scope = options.scope === 'REQUEST' ? 'REQUEST' : 'DEFAULT'
-  return legacyDecorator('@Controller()', (target: Function) => {
+  return (target: Function, context?: unknown) => {
+    refuseTc39('@Controller()', target, context)
     // Checked here, where the class is known, so the message can name it.
     for (const key of Object.keys(options)) {
       if (!controllerKeys.has(key)) {
@@ -58,7 +59,7 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
     const host = Array.isArray(options.host) ? options.host.map((entry) => hostConstraint(entry, owner)) : (options.host === undefined ? undefined : hostConstraint(options.host, owner))
     const definition: ControllerDefinition = { path: options.path ?? '', host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash, scope }
     Reflect.defineMetadata(kController, definition, target)
-  })
+  }
 }
 
 export function controllerDefinition (cls: Function): ControllerDefinition | undefined {
@@ -71,7 +72,8 @@ function route (method: RouteMethod) {
     if (typeof path !== 'string') {
       throw new ERR_INVALID_DECLARATION(`${name} takes a path string, given ${describe(path)}.`)
     }
-    return legacyDecorator(name, (target: object, key: string | symbol) => {
+    return (target: object, key: string | symbol) => {
+      refuseTc39(name, target, key)
       const owner = target.constructor
       const route: RouteDefinition = { method, path, key }
       // The class's own list grows in place: copying it on each decorator made a class's routes
@@ -80,7 +82,7 @@ function route (method: RouteMethod) {
       const own: RouteDefinition[] | undefined = Reflect.getOwnMetadata(kRoutes, owner)
       if (own !== undefined) own.push(route)
       else Reflect.defineMetadata(kRoutes, [...(Reflect.getMetadata(kRoutes, owner) ?? []), route], owner)
-    })
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
 import { kParams } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
-import { legacyDecorator } from './legacy-decorator.js'
+import { refuseTc39 } from './legacy-decorator.js'
 import { hasMethod } from './has-method.js'
 
 export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files' | 'host'
@@ -22,13 +22,14 @@ export interface ParamDefinition {
 
 /** A parameter decorator recording `definition` at the index it is applied to. */
 export function paramDecorator (name: string, definition: Omit<ParamDefinition, 'index'>): ParameterDecorator {
-  return legacyDecorator(name, (target: object, key: string | symbol | undefined, index: number) => {
+  return (target: object, key: string | symbol | undefined, index: number) => {
+    refuseTc39(name, target, key)
     // A copy and one property added, not `{ ...definition, index }`: V8 gave most such spread
     // copies a hidden class of their own, one per parameter of the application.
     const param = Object.assign({}, definition) as ParamDefinition
     param.index = index
     addParam(target, key, param)
-  })
+  }
 }
 
 function addParam (target: object, key: string | symbol | undefined, definition: ParamDefinition): void {
