@@ -41,25 +41,36 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
     throw new ERR_INVALID_DECLARATION(`@Controller() takes a path string or { path, host, version, scope, prefixTrailingSlash }, given ${describe(pathOrOptions)}.`)
   }
   if (options.version !== undefined) checkVersion(options.version, '@Controller() option "version"')
-  checkTrailingSlash(options.prefixTrailingSlash, (message) => new ERR_INVALID_DECLARATION(message), '@Controller() option')
+  checkTrailingSlash(options.prefixTrailingSlash, declarationError, '@Controller() option')
   // As NestJS, a transient controller is built once: its routes are its only consumer.
   const scope = options.scope === 'REQUEST' ? 'REQUEST' : 'DEFAULT'
+  // `@Controller('cats')`, the common form, has nothing more to check once the class is known.
+  const checked = typeof pathOrOptions === 'string'
   return (target: Function, context?: unknown) => {
     refuseTc39('@Controller()', target, context)
     // Checked here, where the class is known, so the message can name it.
-    for (const key of Object.keys(options)) {
-      if (!controllerKeys.has(key)) {
-        throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name} does not know the key "${key}"; use path, host, version, scope or prefixTrailingSlash.`)
-      }
-    }
-    if (options.scope !== undefined && !scopes.has(options.scope)) {
-      throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name}: scope must be Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT, given ${describe(options.scope)}.`)
-    }
-    const owner = `@Controller() on ${target.name}`
-    const host = Array.isArray(options.host) ? options.host.map((entry) => hostConstraint(entry, owner)) : (options.host === undefined ? undefined : hostConstraint(options.host, owner))
+    if (!checked) checkControllerOptions(options, target)
+    const host = options.host === undefined ? undefined : hostConstraints(options.host, `@Controller() on ${target.name}`)
     const definition: ControllerDefinition = { path: options.path ?? '', host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash, scope }
     Reflect.defineMetadata(kController, definition, target)
   }
+}
+
+const declarationError = (message: string): Error => new ERR_INVALID_DECLARATION(message)
+
+function checkControllerOptions (options: ControllerOptions, target: Function): void {
+  for (const key of Object.keys(options)) {
+    if (!controllerKeys.has(key)) {
+      throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name} does not know the key "${key}"; use path, host, version, scope or prefixTrailingSlash.`)
+    }
+  }
+  if (options.scope !== undefined && !scopes.has(options.scope)) {
+    throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name}: scope must be Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT, given ${describe(options.scope)}.`)
+  }
+}
+
+function hostConstraints (host: NonNullable<ControllerOptions['host']>, owner: string): ControllerDefinition['host'] {
+  return Array.isArray(host) ? host.map((entry) => hostConstraint(entry, owner)) : hostConstraint(host, owner)
 }
 
 export function controllerDefinition (cls: Function): ControllerDefinition | undefined {
@@ -81,9 +92,14 @@ function route (method: RouteMethod) {
       // writes into its base class's.
       const own: RouteDefinition[] | undefined = Reflect.getOwnMetadata(kRoutes, owner)
       if (own !== undefined) own.push(route)
-      else Reflect.defineMetadata(kRoutes, [...(Reflect.getMetadata(kRoutes, owner) ?? []), route], owner)
+      else Reflect.defineMetadata(kRoutes, [...inheritedRoutes(owner), route], owner)
     }
   }
+}
+
+// A class that extends nothing inherits no routes: no walk up the prototype chain for it.
+function inheritedRoutes (owner: Function): RouteDefinition[] {
+  return Object.getPrototypeOf(owner) === Function.prototype ? [] : (Reflect.getMetadata(kRoutes, owner) ?? [])
 }
 
 export const Get = route('GET')
