@@ -93,6 +93,12 @@ type Arg = string | string[] | Record<string, unknown> | undefined
 /** A built-in exception: `new NotFoundException(message?, descriptionOrOptions?)`. */
 export type HttpExceptionClass = new (response?: Arg, descriptionOrOptions?: string | HttpExceptionOptions) => HttpException
 
+/**
+ * The built-in exception class of each status, recorded as each is made: finding them by
+ * making one of each when the package loads cost a stack trace per class.
+ */
+export const builtInExceptions = new Map<number, HttpExceptionClass>()
+
 function httpError (status: number, name: string): HttpExceptionClass {
   const description = reasonPhrase(status)
   const Cls = class extends HttpException {
@@ -108,6 +114,7 @@ function httpError (status: number, name: string): HttpExceptionClass {
   }
   Object.defineProperty(Cls, 'name', { value: name })
   Object.defineProperty(Cls, kExceptionClass, { value: name })
+  builtInExceptions.set(status, Cls)
   return Cls
 }
 
