@@ -56,12 +56,12 @@ function pipeable (kind: ParamKind) {
   const name = `@${kind[0].toUpperCase()}${kind.slice(1)}()`
   return (dataOrPipe?: string | PipeEntry, ...pipes: PipeEntry[]): ParameterDecorator => {
     let data: string | undefined
-    if (isPipe(dataOrPipe)) pipes = [dataOrPipe, ...pipes]
-    else if (dataOrPipe !== undefined && typeof dataOrPipe !== 'string') {
-      throw new ERR_INVALID_DECLARATION(`${name} takes a property name and pipes, given ${typeof dataOrPipe}.`)
-    } else data = dataOrPipe
-    for (const pipe of pipes) {
-      if (!isPipe(pipe)) throw new ERR_INVALID_DECLARATION(`@${kind}(): every pipe needs a transform() method.`)
+    // A name or nothing, the common cases, first: isPipe() reads a property of anything it is given.
+    if (typeof dataOrPipe === 'string' || dataOrPipe === undefined) data = dataOrPipe as string | undefined
+    else if (isPipe(dataOrPipe)) pipes = [dataOrPipe, ...pipes]
+    else throw new ERR_INVALID_DECLARATION(`${name} takes a property name and pipes, given ${typeof dataOrPipe}.`)
+    for (let i = 0; i < pipes.length; i++) {
+      if (!isPipe(pipes[i])) throw new ERR_INVALID_DECLARATION(`@${kind}(): every pipe needs a transform() method.`)
     }
     return paramDecorator(name, { kind, data, pipes })
   }
