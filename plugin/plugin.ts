@@ -8,7 +8,7 @@ import { EnhancerRefs, type EnhancerRefLists } from './enhancer-ref.js'
 import { globalEnhancers } from './app-enhancers.js'
 import { createVersioning, type Versioning } from './versioning.js'
 import { checkAppRoutes, checkRoutes, planController, type ControllerPlan, type RouterContext } from './planner.js'
-import { named, registerController, type Contexts } from './router.js'
+import { named, registerControllers, type Contexts } from './router.js'
 import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
 import { lifecycleOrder, runStart, runStop } from './lifecycle.js'
 import { signalShutdown, shutdownSignalsOf } from './shutdown-signals.js'
@@ -174,7 +174,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
           // The module's plugins, then its providers' hooks, apply to every controller registered after them.
           await registerModulePlugins(child, modulePlugins.get(module)!, () => moduleRoutes(module, plansOf.get(module)!, plans))
           addProviderHooks(child, module, container)
-          if (serving) for (const plan of plansOf.get(module)!) await registerController(child, plan, ctx, noAutoHead, contexts)
+          if (serving) await registerControllers(child, plansOf.get(module)!, ctx, noAutoHead, contexts)
         }))
       }
     }))

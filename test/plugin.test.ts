@@ -146,3 +146,24 @@ test('once the app is ready, the route options the plugin planned are no longer 
   // The routes still answer: what they need was kept.
   assert.deepEqual((await app.inject('/kept/7')).json(), { id: '7' })
 })
+
+test('controllers registered in batches: every controller serves, and no batch keeps its plans', async (t) => {
+  // More controllers than one registration batch holds, the last batch partly filled.
+  const controllers: Function[] = []
+  for (let c = 0; c < 70; c++) {
+    @Controller(`c${c}`)
+    class BatchedController {
+      @Get() list () { return { c } }
+    }
+    controllers.push(BatchedController)
+  }
+  @Module({ controllers })
+  class BatchedModule {}
+  const refs: Array<WeakRef<object>> = []
+  const app = await build(t, BatchedModule, {}, (app) => app.addHook('onRoute', (route) => {
+    if (route.method !== 'HEAD') refs.push(new WeakRef(route.config!))
+  }))
+  assert.equal(refs.length, 70)
+  assert.deepEqual(await collected(refs), refs.map(() => true))
+  for (const c of [0, 31, 32, 63, 64, 69]) assert.deepEqual((await app.inject(`/c${c}`)).json(), { c })
+})
