@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, Injectable, Inject, Param } from '../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, Injectable, Inject, Param, type Type } from '../plugin/index.js'
 import { build } from './helpers/app.js'
 import { registrationError } from './helpers/registration.js'
 import { collected } from './helpers/gc.js'
@@ -149,7 +149,7 @@ test('once the app is ready, the route options the plugin planned are no longer 
 
 test('controllers registered in batches: every controller serves, and no batch keeps its plans', async (t) => {
   // More controllers than one registration batch holds, the last batch partly filled.
-  const controllers: Function[] = []
+  const controllers: Type[] = []
   for (let c = 0; c < 70; c++) {
     @Controller(`c${c}`)
     class BatchedController {
