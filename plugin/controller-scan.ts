@@ -8,6 +8,7 @@ import { routeOptionsOf, type RouteOptionsMetadata } from './route-options.js'
 import type { RedirectDefinition } from './http.js'
 import { kFilters, kGuards, kHeaders, kHttpCode, kInterceptors, kPipes, kRedirect, kRender } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
+import { noEnhancerLists, noEntries } from './empty.js'
 
 /** The kinds of enhancers, each with what its entries implement. */
 export interface EnhancerKinds { guards: CanActivate, pipes: PipeTransform, interceptors: NestInterceptor, filters: ExceptionFilter }
@@ -45,10 +46,8 @@ export interface ControllerScan {
 
 // Every scan lives until registration and most controllers and handlers declare nothing of
 // these: they share them, frozen so that no reader can add to them.
-const noEntries = Object.freeze([]) as unknown as never[]
-const noEnhancers: EnhancerLists = Object.freeze({ guards: noEntries, pipes: noEntries, interceptors: noEntries, filters: noEntries })
 const noDeclarations: OwnDeclarations = Object.freeze({
-  enhancers: noEnhancers,
+  enhancers: noEnhancerLists,
   headers: noEntries,
   options: Object.freeze({ schema: undefined, config: undefined, constraints: undefined })
 })
@@ -58,7 +57,7 @@ function enhancerLists (holder: object): EnhancerLists {
   const pipes = enhancersOf<PipeTransform>(kPipes, holder)
   const interceptors = enhancersOf<NestInterceptor>(kInterceptors, holder)
   const filters = enhancersOf<ExceptionFilter>(kFilters, holder)
-  if (guards.length === 0 && pipes.length === 0 && interceptors.length === 0 && filters.length === 0) return noEnhancers
+  if (guards.length === 0 && pipes.length === 0 && interceptors.length === 0 && filters.length === 0) return noEnhancerLists
   return { guards, pipes, interceptors, filters }
 }
 

@@ -4,6 +4,7 @@ import type { Binding, Container } from './container.js'
 import { bindingName } from './binding.js'
 import type { ModuleNode } from './scanner.js'
 import type { EnhancerKinds, EnhancerLists } from './controller-scan.js'
+import { noEntries, noEnhancerLists } from './empty.js'
 
 /**
  * A guard, pipe, interceptor or filter as the pipeline holds it: an instance given by the
@@ -19,10 +20,6 @@ export interface EnhancerRef<T> {
 /** The refs of one level's guards, pipes, interceptors and filters. */
 export type EnhancerRefLists = { [K in keyof EnhancerKinds]: Array<EnhancerRef<EnhancerKinds[K]>> }
 
-/** The empty list of refs, shared: frozen so no caller can add to it. */
-export const noRefs: never[] = Object.freeze([]) as never[]
-const noLists: EnhancerRefLists = Object.freeze({ guards: noRefs, pipes: noRefs, interceptors: noRefs, filters: noRefs })
-
 /** Tracks refs so their instances can be filled in once the container has built everything. */
 export class EnhancerRefs {
   readonly #container: Container
@@ -34,7 +31,7 @@ export class EnhancerRefs {
 
   of<T> (entries: unknown[], module: ModuleNode): Array<EnhancerRef<T>> {
     // Most levels declare nothing: one shared empty list, frozen so no caller can add to it.
-    if (entries.length === 0) return noRefs
+    if (entries.length === 0) return noEntries
     return entries.map((entry) => {
       if (typeof entry !== 'function') return { value: entry as T, name: (entry as object).constructor.name }
       const ref: EnhancerRef<T> = { value: undefined, binding: this.#container.enhancer(module, entry as Type), name: entry.name }
@@ -45,7 +42,7 @@ export class EnhancerRefs {
 
   lists (lists: EnhancerLists, module: ModuleNode): EnhancerRefLists {
     // Most controllers and handlers declare no enhancer: one shared, frozen set of empty lists.
-    if (lists.guards.length === 0 && lists.pipes.length === 0 && lists.interceptors.length === 0 && lists.filters.length === 0) return noLists
+    if (lists.guards.length === 0 && lists.pipes.length === 0 && lists.interceptors.length === 0 && lists.filters.length === 0) return noEnhancerLists
     return {
       guards: this.of(lists.guards, module),
       pipes: this.of(lists.pipes, module),

@@ -4,6 +4,7 @@ import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
 import { hasMethod } from './has-method.js'
+import { noEntries } from './empty.js'
 
 type ClassOrMethodDecorator = ClassDecorator & MethodDecorator
 
@@ -32,10 +33,6 @@ export const UseFilters = attach<ExceptionFilter>(kFilters, 'UseFilters', 'catch
 export function Catch (...types: Function[]): ClassDecorator {
   return legacyDecorator('@Catch()', (target: Function) => { Reflect.defineMetadata(kCatch, types, target) })
 }
-
-// Read for every controller and handler at startup, most of which declare none: one shared empty
-// list, frozen so that no reader can add to it.
-const noEntries = Object.freeze([]) as unknown as never[]
 
 export function enhancersOf<T> (key: symbol, holder: object): Array<EnhancerEntry<T>> {
   return Reflect.getOwnMetadata(key, holder) ?? noEntries

@@ -2,6 +2,7 @@ import type { ForwardReference, InjectableOptions, InjectionToken } from '../typ
 import { kInjectable, kInjectProperties, kInjectTokens, kOptional } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { legacyDecorator } from './legacy-decorator.js'
+import { noEntries } from './empty.js'
 
 /** Marks a class as a provider; `scope` sets its lifetime. */
 export function Injectable (options: InjectableOptions = {}): ClassDecorator {
@@ -121,10 +122,8 @@ export function optionalParams (owner: Function): Set<number> | undefined {
   return Reflect.getOwnMetadata(kOptional, owner)
 }
 
-const noProperties: PropertyInjection[] = Object.freeze([]) as unknown as PropertyInjection[]
-
 /** The properties `cls` injects (its base classes' included), in declaration order. */
 export function injectedProperties (cls: Function): PropertyInjection[] {
   const properties: Map<string | symbol, PropertyInjection> | undefined = Reflect.getMetadata(kInjectProperties, cls)
-  return properties ? [...properties.values()].filter((entry) => entry.inject) : noProperties
+  return properties ? [...properties.values()].filter((entry) => entry.inject) : noEntries
 }

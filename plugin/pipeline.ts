@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ArgumentMetadata, CallHandler, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
 import type { ParamDefinition } from './params.js'
 import type { HandlerScan } from './controller-scan.js'
-import { noRefs, type EnhancerRef, type EnhancerRefs } from './enhancer-ref.js'
+import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import { noEntries } from './empty.js'
 import type { Binding, Box, Container } from './container.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
@@ -106,7 +107,7 @@ function ownProperty (body: unknown, key: string): unknown {
 // A parameter's pipes in the order they run: global, controller, handler, then its own. A
 // level's list itself when the other is empty, so most parameters make no list of their own.
 function pipesOf (plan: HandlerPlan, param: ParamDefinition, own: Array<EnhancerRef<PipeTransform>>): Array<EnhancerRef<PipeTransform>> {
-  if (!pipeableKinds.has(param.kind)) return noRefs
+  if (!pipeableKinds.has(param.kind)) return noEntries
   if (own.length === 0) return plan.pipes
   return plan.pipes.length === 0 ? own : [...plan.pipes, ...own]
 }
@@ -162,7 +163,7 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   let handsReply = false
   for (let i = 0; i < params.length; i++) {
     const param = params[i]
-    const pipes = pipesOf(plan, param, paramPipes?.get(param) ?? noRefs)
+    const pipes = pipesOf(plan, param, paramPipes?.get(param) ?? noEntries)
     resolvers[param.index] = argumentResolver(plan, param, refs, pipes)
     // A custom decorator's factory may be async: its value is awaited, as when it has pipes.
     const piped = pipes.length > 0 || param.kind === 'custom'

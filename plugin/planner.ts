@@ -18,6 +18,7 @@ import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
 import { checkHostParams, type Host } from './host.js'
 import type { DtoSchemas } from './dto-registry.js'
 import { isDtoPart, planRouteDtos, type DtoParam } from './dto-routes.js'
+import { noEntries } from './empty.js'
 
 export interface RoutePlan {
   owner: string
@@ -95,7 +96,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   // (a whole body, query or params object with pipes). Plans live until registration: a route
   // with none of these holds no list of its own.
   let paramPipes: Map<ParamDefinition, Array<EnhancerRef<PipeTransform>>> | undefined
-  let dtoParams = noDtoParams
+  let dtoParams: DtoParam[] = noEntries
   let uploads = false
   let rawBody = false
   for (let i = 0; i < params.length; i++) {
@@ -103,7 +104,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     const ownPipes = refs.of<PipeTransform>(param.pipes, module)
     if (ownPipes.length > 0) (paramPipes ??= new Map()).set(param, ownPipes)
     if ((pipes.length > 0 || ownPipes.length > 0) && isDtoPart(param)) {
-      if (dtoParams === noDtoParams) dtoParams = []
+      if (dtoParams === noEntries) dtoParams = []
       dtoParams.push({ param, metatype: handler.paramTypes?.[param.index], pipes: [...pipes, ...ownPipes] })
     }
     uploads ||= isUpload(param)
@@ -112,7 +113,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   // A handler's own host constraint is more specific than its controller's.
   const ownHost = options.constraints?.host !== undefined
   const routeHosts = ownHost ? noHost : hosts
-  const hostList = ownHost ? [options.constraints!.host as Host] : (hosts === noHost ? noHosts : hosts.filter((host) => host !== undefined) as Host[])
+  const hostList = ownHost ? [options.constraints!.host as Host] : (hosts === noHost ? noEntries : hosts.filter((host) => host !== undefined) as Host[])
   checkHostParams(name, params, hostList)
   const { key, paramTypes, status, headers, redirect, render } = handler
   const plan: HandlerPlan = { key, method, params, paramTypes, status, headers, redirect, render, cls, controller: binding, pipes, interceptors, hosts: hostList }
@@ -176,12 +177,10 @@ function routeConfig (config: Record<string, unknown> | undefined, info: RouteIn
 // Planning runs for every handler at startup: the common cases (no host, no enhancers, one URL)
 // share constant lists instead of building new ones. Frozen, so nothing can add to them.
 const noHost = Object.freeze([undefined]) as unknown as Array<Host | undefined>
-const noHosts = Object.freeze([]) as unknown as Host[]
 const noConstraints = Object.freeze({}) as Record<string, unknown>
 const noSlash = Object.freeze([false]) as unknown as boolean[]
 const slashOnly = Object.freeze([true]) as unknown as boolean[]
 const bothSlashes = Object.freeze([false, true]) as unknown as boolean[]
-const noDtoParams = Object.freeze([]) as unknown as DtoParam[]
 // A route's one method as a list: one per method, shared by the routes.
 const methodLists = new Map<string, string[]>()
 function oneMethod (method: string): string[] {

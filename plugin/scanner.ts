@@ -10,6 +10,7 @@ import {
   ERR_DYNAMIC_MODULE_FAILED, ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE, ERR_UNDEFINED_FORWARD_REF
 } from './errors.js'
 import { describe, tokenName } from './describe.js'
+import { noEntries } from './empty.js'
 
 export type Token = InjectionToken
 
@@ -86,8 +87,6 @@ function resolveForwardRef (entry: ForwardReference, where: string): unknown {
   }
   return value
 }
-
-const noEntries: never[] = []
 
 const dynamicListKeys = ['imports', 'controllers', 'providers', 'exports', 'plugins'] as const
 const dynamicKeys = new Set(['module', 'global', ...dynamicListKeys])
