@@ -65,8 +65,6 @@ function enhancerLists (holder: object): EnhancerLists {
 type OwnDeclarations = Pick<HandlerScan, 'enhancers' | 'headers' | 'redirect' | 'render' | 'options'> & { status?: number, version?: VersionValue }
 
 function ownDeclarations (method: object): OwnDeclarations {
-  // One look at the handler's keys spares a dozen lookups that would each find nothing.
-  if (Reflect.getOwnMetadataKeys(method).length === 0) return noDeclarations
   return {
     enhancers: enhancerLists(method),
     status: Reflect.getOwnMetadata(kHttpCode, method),
@@ -78,37 +76,94 @@ function ownDeclarations (method: object): OwnDeclarations {
   }
 }
 
+/**
+ * Metadata of another decorator library the plugin reads (NestJS's, when installed): the scan
+ * tells which controllers have it on their methods or parameters, from what it reads anyway, and
+ * has it read into the plugin's before it scans them.
+ */
+export interface ForeignRoutes {
+  /** Whether a method's metadata keys include the library's. */
+  hasKeys: (keys: unknown[]) => boolean
+  /** Whether the library's parameter decorators are on the method `key` of `cls` (or of a base class). */
+  hasParamKeys: (cls: Function, key: string | symbol) => boolean
+  /** Reads the class's methods and parameters into the plugin's metadata. */
+  readRoutes: (cls: Function) => void
+}
+
 /** Reads the declarations of a module's controllers, checking what can be checked without Fastify. */
-export function scanControllers (module: ModuleNode): ControllerScan[] {
+export function scanControllers (module: ModuleNode, foreign?: ForeignRoutes): ControllerScan[] {
   // Indexed loops and plain functions: this runs once per controller and handler, cold, where
   // iterators and closures each allocate.
   const classes = module.controllers
   const scans: ControllerScan[] = new Array(classes.length)
-  for (let i = 0; i < classes.length; i++) {
-    const cls = classes[i]
-    const definition = controllerDefinition(cls)!
-    const routes = routeDefinitions(cls)
-    const handlers: HandlerScan[] = new Array(routes.length)
-    for (let r = 0; r < routes.length; r++) handlers[r] = scanHandler(cls, definition, routes[r])
-    scans[i] = { module, cls, definition, enhancers: enhancerLists(cls), handlers }
-  }
+  for (let i = 0; i < classes.length; i++) scans[i] = scanController(module, classes[i], foreign)
   return scans
 }
 
-function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteDefinition): HandlerScan {
+function scanController (module: ModuleNode, cls: Type, foreign: ForeignRoutes | undefined): ControllerScan {
+  const definition = controllerDefinition(cls)!
+  const routes = routeDefinitions(cls)
+  if (foreign !== undefined && foreignOffRoutes(cls, routes, foreign)) return rescan(module, cls, foreign)
+  const handlers: HandlerScan[] = new Array(routes.length)
+  for (let r = 0; r < routes.length; r++) {
+    const handler = scanHandler(cls, definition, routes[r], foreign)
+    if (handler === undefined) return rescan(module, cls, foreign!)
+    handlers[r] = handler
+  }
+  return { module, cls, definition, enhancers: enhancerLists(cls), handlers }
+}
+
+// A controller whose methods have the other library's metadata: read into the plugin's, then
+// scanned again as it now is (once: what was read is the plugin's).
+function rescan (module: ModuleNode, cls: Type, foreign: ForeignRoutes): ControllerScan {
+  foreign.readRoutes(cls)
+  return scanController(module, cls, undefined)
+}
+
+// Whether a method that is no route of the plugin's has the other library's metadata (a route of its own).
+function foreignOffRoutes (cls: Type, routes: RouteDefinition[], foreign: ForeignRoutes): boolean {
+  for (let proto = cls.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const keys = Reflect.ownKeys(proto)
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]
+      if (key === 'constructor' || isRouteKey(routes, key)) continue
+      // A descriptor, so no getter runs.
+      const value = Object.getOwnPropertyDescriptor(proto, key)?.value
+      if (typeof value === 'function' && foreign.hasKeys(Reflect.getOwnMetadataKeys(value))) return true
+    }
+  }
+  return false
+}
+
+function isRouteKey (routes: RouteDefinition[], key: string | symbol): boolean {
+  for (let i = 0; i < routes.length; i++) if (routes[i].key === key) return true
+  return false
+}
+
+// A handler's declarations, or undefined where it has the other library's metadata to read first.
+function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteDefinition, foreign: ForeignRoutes | undefined): HandlerScan | undefined {
   const method = (cls.prototype as Record<string | symbol, unknown>)[route.key]
   const name = `${cls.name}.${String(route.key)}`
   if (typeof method !== 'function') {
     throw new ERR_INVALID_DECLARATION(`${name} is decorated as a route but is not a method.`)
   }
   const params = paramDefinitions(cls.prototype, route.key)
+  const paramTypes: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', cls.prototype, route.key)
+  // One look at the handler's keys spares a dozen lookups that would each find nothing.
+  const keys = Reflect.getOwnMetadataKeys(method)
+  if (foreign !== undefined) {
+    if (keys.length > 0 && foreign.hasKeys(keys)) return undefined
+    // The other library's parameter decorators are looked for only where a parameter has none of
+    // the plugin's (or where no parameter types were emitted to count them).
+    if ((paramTypes === undefined || params.length < paramTypes.length) && foreign.hasParamKeys(cls, route.key)) return undefined
+  }
   // A handler has a few parameters: comparing each with those before it needs no Set.
   for (let i = 1; i < params.length; i++) {
     for (let j = 0; j < i; j++) {
       if (params[j].index === params[i].index) throw new ERR_INVALID_DECLARATION(`${name}: parameter ${params[i].index} has more than one parameter decorator; keep one.`)
     }
   }
-  const own = ownDeclarations(method)
+  const own = keys.length === 0 ? noDeclarations : ownDeclarations(method)
   return {
     key: route.key,
     name,
@@ -116,7 +171,7 @@ function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteD
     routeMethod: route.method,
     path: route.path,
     params,
-    paramTypes: Reflect.getMetadata('design:paramtypes', cls.prototype, route.key),
+    paramTypes,
     enhancers: own.enhancers,
     status: own.status ?? (route.method === 'POST' ? 201 : 200),
     headers: own.headers,

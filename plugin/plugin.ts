@@ -125,8 +125,9 @@ async function startLifecycle (app: FastifyInstance, root: FastifyInstance, cont
 
 async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
   checkNotRegistered(app)
-  // Classes decorated with @nestjs/common (when installed) get the plugin's metadata first.
-  const foreign = await readNestMetadata(options, app)
+  // Classes decorated with @nestjs/common (when installed) get the plugin's metadata first: its
+  // modules, providers and controllers now, plugin controllers' NestJS methods as they are scanned.
+  const nest = await readNestMetadata(options, app)
   validateOptions(options)
   const internal = internalOptions(options)
   const versioning = createVersioning(options.versioning)
@@ -134,7 +135,8 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   // registers nothing. Scan: every module, controller and handler declaration.
   const graph = await scanModules(options.module, internal?.replaceModules)
   const modules = initOrder(graph)
-  const controllers = modules.flatMap(scanControllers)
+  const controllers = modules.flatMap((module) => scanControllers(module, nest))
+  const foreign = await nest?.finish(controllers)
   const globals: EnhancerLists = { guards: options.globalGuards ?? [], pipes: options.globalPipes ?? [], interceptors: options.globalInterceptors ?? [], filters: options.globalFilters ?? [] }
   // Bind: every provider, controller, enhancer and module class, then scopes and cycles.
   const container = new Container(graph, options.overrides, internal?.seed, foreign)

@@ -1,27 +1,34 @@
 import type { DecoratorPluginOptions, ModuleMetadata } from '../../types/index.js'
 import { moduleMetadata } from '../module.js'
-import { routeDefinitions } from '../controller.js'
-import { paramDefinitions } from '../params.js'
-import { enhancersOf } from '../enhancers.js'
-import { kFilters, kGuards, kInterceptors, kPipes } from '../symbols.js'
+import type { ControllerScan, EnhancerLists } from '../controller-scan.js'
 import { constructorOwner, injectedProperties, injectTokens } from '../injectable.js'
 import { forwardRefTarget, isForwardRef } from '../forward-ref.js'
 import { isThenable } from '../thenable.js'
 import { internalOptions } from '../internal-options.js'
 import { tokenName } from '../describe.js'
-import { bareMethods, isBare, isNestModule, methodMetadata, nestKeysUp, readController, readInjectable, readModule } from './reader.js'
+import { classMetadata, isBare, isNestModule, nestClass, readController, readInjectable, readModule } from './reader.js'
 import { mayBeCoreToken } from './tokens.js'
 import { nestKeys } from './keys.js'
 
-const enhancerKeys = [kGuards, kPipes, kInterceptors, kFilters]
+const enhancerKinds = ['guards', 'pipes', 'interceptors', 'filters'] as const
+
+/** What the walk found, and the reading of enhancers it leaves until the controllers are scanned. */
+export interface NestWalk {
+  /** Tokens that may be @nestjs/core's classes, each with the name of a class that injects it. */
+  candidates: Map<Function, string>
+  /** Whether a controller is decorated with @nestjs/common's @Controller(). */
+  nestControllers: boolean
+  /** Reads the guard, pipe, interceptor and filter classes the scanned controllers use. */
+  readEnhancers: (controllers: ControllerScan[]) => void
+}
 
 /**
  * Walks the application from its root module as the scanner will, and reads the @nestjs/common
- * metadata of every module, provider, controller and enhancer on the way into the plugin's own.
- * Classes decorated with the plugin's decorators are walked too: they may use NestJS's
- * guards, pipes or parameter decorators, or be imported by a NestJS module.
+ * metadata of every module, provider and NestJS controller on the way into the plugin's own.
+ * Controllers decorated with the plugin's are looked at for what they inject: their methods and
+ * enhancers may be NestJS's too, which the scan finds (see ForeignRoutes and readEnhancers).
  */
-export async function adoptNestMetadata (options: DecoratorPluginOptions): Promise<{ candidates: Map<Function, string>, nestControllers: boolean }> {
+export async function adoptNestMetadata (options: DecoratorPluginOptions): Promise<NestWalk> {
   const seen = new Set<unknown>()
   // Whether a controller is decorated with @nestjs/common's @Controller().
   let nestControllers = false
@@ -58,19 +65,19 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
       seen.add(entry)
       const dynamic = entry as ModuleMetadata & { module: Function }
       await visitModule(dynamic.module, isBare(dynamic.module))
-      return await visitLists(dynamic, true)
+      return await visitModuleLists(dynamic, true)
     }
     if (typeof entry !== 'function' || seen.has(entry)) return
     seen.add(entry)
     readModule(entry, bare)
     read(entry)
     const metadata = moduleMetadata(entry)
-    if (metadata !== undefined) await visitLists(metadata, isNestModule(entry))
+    if (metadata !== undefined) await visitModuleLists(metadata, isNestModule(entry))
   }
 
   // A list that is not an array is left to the scanner, which says what is wrong with it.
   const entries = (list: unknown): unknown[] => Array.isArray(list) ? list : []
-  const visitLists = async (metadata: ModuleMetadata, nest: boolean): Promise<void> => {
+  const visitModuleLists = async (metadata: ModuleMetadata, nest: boolean): Promise<void> => {
     // NestJS's @Module({}) writes nothing: a bare class a NestJS module imports is such a module.
     for (const imported of entries(metadata.imports)) await visitModule(imported, nest && typeof imported === 'function' && isBare(imported))
     for (const provider of entries(metadata.providers)) visitProvider(provider)
@@ -92,33 +99,36 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     if (typeof cls === 'function' && cls !== Object) read(cls)
   }
 
-  // The guards, pipes, interceptors and filters a controller or a handler declares.
-  const visitEnhancers = (holder: object): void => {
-    for (let i = 0; i < enhancerKeys.length; i++) enhancersOf(enhancerKeys[i], holder).forEach(visitEnhancer)
-  }
-
+  // Only a controller with NestJS's metadata (its own or a base class's) is read here, with its
+  // methods; a plugin controller is looked at for what it injects. The scan tells which plugin
+  // controllers have NestJS's decorators on methods or parameters, and which enhancers they all use.
   const visitController = (cls: unknown): void => {
     if (typeof cls !== 'function' || seen.has(cls)) return
     seen.add(cls)
-    // Whether the class or a base class has NestJS's metadata: read once for both readers, and
-    // without it neither has anything of the class to read (most controllers).
-    const nest = nestKeysUp(cls)
-    nestControllers ||= nest && Reflect.hasOwnMetadata(nestKeys.controller, cls)
-    read(cls, nest)
-    const methods = methodMetadata(cls)
-    readController(cls, nest, methods)
-    visitEnhancers(cls)
-    const routes = routeDefinitions(cls)
-    for (let i = 0; i < routes.length; i++) {
-      const key = routes[i].key
-      const handler = (cls.prototype as Record<string | symbol, unknown>)[key]
-      if (typeof handler !== 'function') continue
-      // A handler with no metadata of its own has no enhancers to look up (a method of the class's
-      // own needs no second look when the look at its methods found metadata on none).
-      const tagged = methods !== bareMethods || !Object.hasOwn(cls.prototype, key)
-      if (tagged && Reflect.getOwnMetadataKeys(handler).length > 0) visitEnhancers(handler)
-      const params = paramDefinitions(cls.prototype, key)
-      for (let j = 0; j < params.length; j++) params[j].pipes.forEach(visitEnhancer)
+    const found = classMetadata(cls)
+    if ((found & nestClass) !== 0) {
+      nestControllers ||= Reflect.hasOwnMetadata(nestKeys.controller, cls)
+      read(cls)
+      readController(cls, true)
+    } else if (found !== 0) read(cls, false)
+  }
+
+  // The guards, pipes, interceptors and filters of the scanned controllers, their handlers and parameters.
+  const visitLists = (lists: EnhancerLists): void => {
+    for (let i = 0; i < enhancerKinds.length; i++) {
+      const entries = lists[enhancerKinds[i]]
+      for (let j = 0; j < entries.length; j++) visitEnhancer(entries[j])
+    }
+  }
+  const readEnhancers = (controllers: ControllerScan[]): void => {
+    for (let c = 0; c < controllers.length; c++) {
+      visitLists(controllers[c].enhancers)
+      const handlers = controllers[c].handlers
+      for (let h = 0; h < handlers.length; h++) {
+        visitLists(handlers[h].enhancers)
+        const params = handlers[h].params
+        for (let p = 0; p < params.length; p++) params[p].pipes.forEach(visitEnhancer)
+      }
     }
   }
 
@@ -130,5 +140,5 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     if (Array.isArray(list)) list.forEach(visitEnhancer)
   }
   if (Array.isArray(options?.overrides)) options.overrides.forEach(visitProvider)
-  return { candidates, nestControllers }
+  return { candidates, nestControllers, readEnhancers }
 }

@@ -1,19 +1,36 @@
 import type { FastifyInstance } from 'fastify'
 import type { DecoratorPluginOptions } from '../../types/index.js'
 import type { ForeignMetadata } from '../container.js'
+import type { ControllerScan, ForeignRoutes } from '../controller-scan.js'
 import { adoptNestMetadata } from './adopt.js'
 import { nestTokens } from './tokens.js'
-import { readInjectable } from './reader.js'
+import { nestKeysUp, readController, readInjectable } from './reader.js'
+import { hasNestKeys } from './keys.js'
 import { brandNestStreamableFile } from './streamable-file.js'
 
+/** The NestJS reader around the scan: what it reads of the controllers, then what the container is given. */
+export interface NestReading extends ForeignRoutes {
+  /** Reads the enhancers the scanned controllers use, and gives the container what it needs. */
+  finish: (controllers: ControllerScan[]) => Promise<ForeignMetadata>
+}
+
 /**
- * Reads the @nestjs/common metadata of the application into the plugin's own, and gives the
- * tokens NestJS code injects (its strings, @nestjs/core's classes) as the plugin's, and the
- * reader of classes the container meets after the scan (middleware classes).
+ * Reads the @nestjs/common metadata of the application into the plugin's own: modules, providers
+ * and NestJS controllers now; plugin controllers' NestJS methods as the scan finds them; then the
+ * tokens NestJS code injects (its strings, @nestjs/core's classes) as the plugin's, and the reader
+ * of classes the container meets later (middleware classes).
  */
-export async function readNestApplication (options: DecoratorPluginOptions, app: FastifyInstance): Promise<ForeignMetadata> {
-  const { candidates, nestControllers } = await adoptNestMetadata(options)
-  // NestJS controllers return @nestjs/common's StreamableFile: branded once, it streams as the plugin's.
-  if (nestControllers) await brandNestStreamableFile()
-  return { aliases: await nestTokens(candidates, app), readClass: readInjectable }
+export async function readNestApplication (options: DecoratorPluginOptions, app: FastifyInstance): Promise<NestReading> {
+  const walk = await adoptNestMetadata(options)
+  return {
+    hasKeys: hasNestKeys,
+    hasParamKeys: nestKeysUp,
+    readRoutes: (cls) => readController(cls),
+    async finish (controllers) {
+      walk.readEnhancers(controllers)
+      // NestJS controllers return @nestjs/common's StreamableFile: branded once, it streams as the plugin's.
+      if (walk.nestControllers) await brandNestStreamableFile()
+      return { aliases: await nestTokens(walk.candidates, app), readClass: readInjectable }
+    }
+  }
 }

@@ -51,6 +51,28 @@ export function nestKeysUp (target: object, property?: string | symbol): boolean
   return false
 }
 
+// What the keys of a class and of its base classes tell (see classMetadata).
+export const nestClass = 1
+export const injectingClass = 2
+
+// The keys of what a class injects: constructor parameter types or tokens, injected properties.
+const injectionKeys = new Set<unknown>(['design:paramtypes', kInjectTokens, kInjectProperties])
+
+/**
+ * One look at the keys of a class and its base classes: whether one has NestJS's metadata
+ * (`nestClass`, which also counts as injecting), else whether one declares what the class
+ * injects (`injectingClass`), else 0.
+ */
+export function classMetadata (cls: Function): number {
+  let found = 0
+  for (let current: object | null = cls; current !== null && current !== Function.prototype && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
+    const keys = Reflect.getOwnMetadataKeys(current)
+    if (hasNestKeys(keys)) return nestClass | injectingClass
+    for (let i = 0; found === 0 && i < keys.length; i++) if (injectionKeys.has(keys[i])) found = injectingClass
+  }
+  return found
+}
+
 /** Writes collected while reading, applied once the whole class has been read without error. */
 type Writes = Array<[key: unknown, value: unknown, target: object, property?: string | symbol]>
 
@@ -168,13 +190,13 @@ function readEnhancers (holder: object, read: (key: string, target: object) => u
  * @Controller() as the plugin's metadata; then, on any controller (the plugin's own included),
  * its route handlers as @nestjs/common decorated them: routes, parameters, enhancers, responses.
  */
-export function readController (cls: Function, nestClass = nestKeysUp(cls), onMethods = methodMetadata(cls)): void {
+export function readController (cls: Function, ofNest = nestKeysUp(cls)): void {
   if (Object.hasOwn(cls, kRoutesRead)) return
   // Most controllers carry nothing of NestJS's: one look at each method, without building the
   // lists and maps below, tells so (they are built only when something is there to read).
-  if (!nestClass && onMethods !== nestMethods) return
+  if (!ofNest && !nestOnMethods(cls)) return
   const writes: Writes = []
-  if (nestClass && inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
+  if (ofNest && inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
     const paths = [inherited(nestKeys.path, cls)].flat()
     if (paths.length > 1) {
       throw new ERR_NEST_UNSUPPORTED(`@Controller() on ${cls.name} gives several paths (${paths.map(String).join(', ')}); the plugin takes one path per controller. Declare one controller class per path (a subclass each).`)
@@ -189,7 +211,7 @@ export function readController (cls: Function, nestClass = nestKeysUp(cls), onMe
     }, cls])
   }
   // NestJS reads a controller's enhancers through the prototype chain.
-  if (nestClass) readEnhancers(cls, inherited, writes)
+  if (ofNest) readEnhancers(cls, inherited, writes)
   const routes: RouteDefinition[] = [...(inherited(kRoutes, cls) ?? [])]
   const declared = new Set(routes.map((route) => route.key))
   const found = methods(cls)
@@ -220,40 +242,27 @@ export function readController (cls: Function, nestClass = nestKeysUp(cls), onMe
 // A controller, or a handler function, whose routes were read (a base class's handler once for all).
 const kRoutesRead = Symbol.for('fastify-decorator-plugin.nestRoutesRead')
 
-// What a look at a class's methods finds: no metadata on any method's function, the plugin's
-// only, or NestJS's (of its method decorators on a function, of its parameter decorators on the
-// class under the method's name).
-export const bareMethods = 0
-export const taggedMethods = 1
-export const nestMethods = 2
-
-/** What the methods of a class's instances, own or inherited, carry (see above). */
-export function methodMetadata (cls: Function): number {
-  let found = bareMethods
+/**
+ * Whether a method of the class's instances, own or inherited, carries NestJS's metadata: of its
+ * method decorators on the function, of its parameter decorators on the class under its name.
+ */
+function nestOnMethods (cls: Function): boolean {
   for (let proto = cls.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     const keys = Reflect.ownKeys(proto)
     let owner: unknown
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]
       if (key === 'constructor') continue
-      // Descriptors, so no getter runs; an accessor's value is not known here.
-      const descriptor = Object.getOwnPropertyDescriptor(proto, key)
-      const value = descriptor?.value
-      if (typeof value !== 'function') {
-        if (descriptor?.get !== undefined) found = taggedMethods
-        continue
-      }
-      const metadata = Reflect.getOwnMetadataKeys(value)
-      if (metadata.length > 0) {
-        if (hasNestKeys(metadata)) return nestMethods
-        found = taggedMethods
-      }
+      // Descriptors, so no getter runs (a handler an accessor gives is looked at by the scan).
+      const value = Object.getOwnPropertyDescriptor(proto, key)?.value
+      if (typeof value !== 'function') continue
+      if (hasNestKeys(Reflect.getOwnMetadataKeys(value))) return true
       // Parameters are read on the class the prototype names (a prototype naming none: read it all).
       owner ??= proto.constructor
-      if (typeof owner !== 'function' || nestKeysUp(owner, key)) return nestMethods
+      if (typeof owner !== 'function' || nestKeysUp(owner, key)) return true
     }
   }
-  return found
+  return false
 }
 
 /** Own and inherited methods of a class's instances by name, the nearest definition, with the prototype that has it. */

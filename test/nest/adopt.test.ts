@@ -5,10 +5,12 @@ import * as core from '@nestjs/core'
 import { adoptNestMetadata } from '../../plugin/nest/adopt.js'
 import { injectTokens, injectableOptions } from '../../plugin/injectable.js'
 import { isModule, moduleMetadata } from '../../plugin/module.js'
-import { controllerDefinition } from '../../plugin/controller.js'
+import { controllerDefinition, routeDefinitions } from '../../plugin/controller.js'
+import { scanModules } from '../../plugin/scanner.js'
+import { scanControllers } from '../../plugin/controller-scan.js'
 import { catchTypes } from '../../plugin/enhancers.js'
 import { kInternal } from '../../plugin/internal-options.js'
-import { Controller, Get, Module, Param, UseGuards } from '../../plugin/index.js'
+import { Controller, Get, Inject, Module, Param, UseGuards } from '../../plugin/index.js'
 
 // The walk that reads NestJS metadata, on its own: what it reaches, and the @nestjs/core
 // classes it reports for the caller to tell.
@@ -49,7 +51,7 @@ test('the walk reads global enhancers, overrides and filters given as instances,
   assert.equal(nestControllers, false, 'no NestJS controller: @nestjs/common\'s StreamableFile is left alone')
 })
 
-test('the walk reaches the enhancers and parameter pipes of each handler of a plugin controller, own or inherited, whatever its other methods carry', async () => {
+test('the enhancers and parameter pipes of each handler of a plugin controller, own or inherited, are read once the controllers are scanned', async () => {
   @nest.Injectable()
   class OwnGuard { constructor (@nest.Inject(core.Reflector) readonly reflector: unknown) {} canActivate () { return true } }
   @nest.Injectable()
@@ -79,7 +81,38 @@ test('the walk reaches the enhancers and parameter pipes of each handler of a pl
   Object.defineProperty(AccessorController.prototype, 'viaGetter', { get: () => viaGetter })
   @Module({ controllers: [HandlersController, AccessorController] })
   class Root {}
-  const { candidates } = await adoptNestMetadata({ module: Root } as any)
-  assert.deepEqual([...candidates], [[core.HttpAdapterHost, 'InheritedGuard'], [core.Reflector, 'OwnGuard'], [core.ModuleRef, 'AccessorGuard']])
+  const walk = await adoptNestMetadata({ module: Root } as any)
+  // The walk leaves plugin controllers to the scan, which lists what they use.
+  assert.deepEqual([...walk.candidates], [])
+  assert.equal(injectTokens(ParamPipe).size, 0)
+  walk.readEnhancers(scanControllers((await scanModules(Root)).root))
+  assert.deepEqual([...walk.candidates], [[core.HttpAdapterHost, 'InheritedGuard'], [core.Reflector, 'OwnGuard'], [core.ModuleRef, 'AccessorGuard']])
   assert.equal(injectTokens(ParamPipe).get(0), 'PIPE_OPTIONS')
+})
+
+test('the walk reads a NestJS controller whole, and of a plugin controller only what it injects', async () => {
+  @nest.Injectable()
+  class NestGuard { constructor (@nest.Inject(core.Reflector) readonly reflector: unknown) {} canActivate () { return true } }
+  @nest.Controller('nest')
+  class NestController { @nest.Get(':id') @nest.UseGuards(NestGuard) find (@nest.Param('id') id: string) { return id } }
+  // A plugin controller injecting @nestjs/core's ModuleRef: a token to tell before anything is bound.
+  @Controller('injects')
+  class InjectingController {
+    constructor (@Inject(core.ModuleRef) readonly ref: unknown) {}
+    @Get() list () {}
+  }
+  // NestJS's decorators on a method of a plugin controller: read once the scan finds them.
+  @Controller('mixed')
+  class MixedController {
+    @Get() list () {}
+    @nest.Get('nest') nestRoute () {}
+  }
+  @Module({ controllers: [NestController, InjectingController, MixedController] })
+  class Root {}
+  const walk = await adoptNestMetadata({ module: Root } as any)
+  assert.equal(walk.nestControllers, true)
+  assert.equal(controllerDefinition(NestController)?.path, 'nest')
+  assert.deepEqual(routeDefinitions(NestController).map((route) => route.path), [':id'])
+  assert.deepEqual([...walk.candidates], [[core.ModuleRef, 'InjectingController']])
+  assert.deepEqual(routeDefinitions(MixedController).map((route) => route.path), [''])
 })
