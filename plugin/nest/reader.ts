@@ -280,7 +280,8 @@ function methods (cls: Function): Map<string | symbol, { handler: Function, owne
 
 function readHandler (owner: object, key: string | symbol, handler: Function, name: string, writes: Writes): void {
   if (hasNestKeys(Reflect.getOwnMetadataKeys(handler))) readResponse(handler, name, writes)
-  const params = readParams(owner.constructor, key, name)
+  // A prototype naming no class (a null-prototype mixin) has no class for parameter decorators to write on.
+  const params = typeof owner.constructor === 'function' ? readParams(owner.constructor, key, name) : []
   if (params.length > 0) writes.push([kParams, [...(own(kParams, owner, key) ?? []), ...params], owner, key])
 }
 

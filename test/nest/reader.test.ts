@@ -375,6 +375,26 @@ test('a controller whose prototype chain holds an object naming no class (a null
   assert.equal((await app.inject('/mixin')).body, 'from the mixin')
 })
 
+test('routes defined on a null-prototype mixin in a controller\'s prototype chain serve, with NestJS\'s decorators on them or not', async (t) => {
+  const mixin = Object.create(null)
+  const method = (value: () => string): PropertyDescriptor => ({ value, writable: true, configurable: true })
+  Object.defineProperty(mixin, 'plain', method(() => 'plain mixin route'))
+  Object.defineProperty(mixin, 'coded', method(() => 'coded mixin route'))
+  @Controller('null-mixin')
+  class NullMixinController { @Get() own () { return 'own' } }
+  Object.setPrototypeOf(NullMixinController.prototype, mixin)
+  Get('plain')(NullMixinController.prototype, 'plain', Object.getOwnPropertyDescriptor(mixin, 'plain')!)
+  Get('coded')(NullMixinController.prototype, 'coded', Object.getOwnPropertyDescriptor(mixin, 'coded')!)
+  nest.HttpCode(202)(mixin, 'coded', Object.getOwnPropertyDescriptor(mixin, 'coded')!)
+  @Module({ controllers: [NullMixinController] })
+  class NullMixinModule {}
+  const app = await build(t, NullMixinModule)
+  assert.equal((await app.inject('/null-mixin/plain')).body, 'plain mixin route')
+  const coded = await app.inject('/null-mixin/coded')
+  assert.deepEqual([coded.statusCode, coded.body], [202, 'coded mixin route'])
+  assert.equal((await app.inject('/null-mixin')).body, 'own')
+})
+
 test('metadata set by @nestjs/common\'s SetMetadata reads through the plugin\'s Reflector, and the other way round', () => {
   const reflector = new Reflector()
   class Target {
