@@ -68,9 +68,11 @@ export function Inject (...args: [token?: InjectionToken | ForwardReference]): P
       return
     }
     if (token === undefined) return // by the parameter's type, as without @Inject()
-    const tokens: Map<number, InjectionToken | ForwardReference> = new Map(Reflect.getOwnMetadata(kInjectTokens, at.owner) ?? [])
+    // The constructor's own map, grown in place: a copy per decorator would make a class's
+    // parameters quadratic to declare.
+    let tokens: Map<number, InjectionToken | ForwardReference> | undefined = Reflect.getOwnMetadata(kInjectTokens, at.owner)
+    if (tokens === undefined) Reflect.defineMetadata(kInjectTokens, tokens = new Map(), at.owner)
     tokens.set(at.index, token)
-    Reflect.defineMetadata(kInjectTokens, tokens, at.owner)
   }) as PropertyDecorator & ParameterDecorator
 }
 
@@ -82,9 +84,9 @@ export function Optional (): PropertyDecorator & ParameterDecorator {
       property(at.owner, at.key).optional = true
       return
     }
-    const optional = new Set<number>(Reflect.getOwnMetadata(kOptional, at.owner) ?? [])
+    let optional: Set<number> | undefined = Reflect.getOwnMetadata(kOptional, at.owner)
+    if (optional === undefined) Reflect.defineMetadata(kOptional, optional = new Set(), at.owner)
     optional.add(at.index)
-    Reflect.defineMetadata(kOptional, optional, at.owner)
   }) as PropertyDecorator & ParameterDecorator
 }
 

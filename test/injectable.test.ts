@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Module, Injectable, Inject, Optional, Scope } from '../plugin/index.js'
+import { injectTokens, optionalParams } from '../plugin/injectable.js'
 import { build } from './helpers/app.js'
 import { registrationError } from './helpers/registration.js'
 
@@ -68,4 +69,20 @@ test('a subclass with a constructor of its own does not inherit the base class\'
   const error = await registrationError({ module: AppModule })
   assert.equal(error.code, 'FDP_ERR_UNKNOWN_DEPENDENCY')
   assert.match(error.message, /Cannot resolve "required" at index \[0\] of Own in module AppModule/)
+})
+
+test('a constructor keeps one map of @Inject() tokens and one set of @Optional() parameters, grown in place', () => {
+  class Grown { constructor (readonly a: unknown, readonly b: unknown, readonly c: unknown) {} }
+  Inject('A')(Grown, undefined, 0)
+  Optional()(Grown, undefined, 0)
+  const tokens = injectTokens(Grown)
+  const optional = optionalParams(Grown)
+  Inject('B')(Grown, undefined, 1)
+  Inject('C')(Grown, undefined, 2)
+  Optional()(Grown, undefined, 2)
+  // No copy per decorator (a constructor's parameters would cost quadratic time and garbage to declare).
+  assert.equal(injectTokens(Grown), tokens)
+  assert.equal(optionalParams(Grown), optional)
+  assert.deepEqual([...tokens], [[0, 'A'], [1, 'B'], [2, 'C']])
+  assert.deepEqual([...optional!], [0, 2])
 })
