@@ -82,6 +82,8 @@ function ownDeclarations (method: object): OwnDeclarations {
  * has it read into the plugin's before it scans them.
  */
 export interface ForeignRoutes {
+  /** Whether the reader has read the class already (nothing of it is left to find). */
+  read: (cls: Function) => boolean
   /** Whether a method's metadata keys include the library's. */
   hasKeys: (keys: unknown[]) => boolean
   /** Whether the library's parameter decorators are on the method `key` of `cls` (or of a base class). */
@@ -101,6 +103,7 @@ export function scanControllers (module: ModuleNode, foreign?: ForeignRoutes): C
 }
 
 function scanController (module: ModuleNode, cls: Type, foreign: ForeignRoutes | undefined): ControllerScan {
+  if (foreign?.read(cls) === true) foreign = undefined
   const definition = controllerDefinition(cls)!
   const routes = routeDefinitions(cls)
   if (foreign !== undefined && foreignOffRoutes(cls, routes, foreign)) return rescan(module, cls, foreign)

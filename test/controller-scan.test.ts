@@ -62,6 +62,7 @@ test('a controller or handler that declares something gets lists of its own', as
 function foreignReader (onRead: (cls: Function) => void = () => {}) {
   const asked = { routes: [] as string[], params: [] as string[] }
   const reader: ForeignRoutes = {
+    read: () => false,
     hasKeys: (keys) => keys.includes('foreign:route'),
     hasParamKeys: (cls, key) => { asked.params.push(`${cls.name}.${String(key)}`); return Reflect.hasMetadata('foreign:param', cls, key as string) },
     readRoutes: (cls) => { asked.routes.push(cls.name); onRead(cls) }

@@ -4,7 +4,7 @@ import type { ForeignMetadata } from '../container.js'
 import type { ControllerScan, ForeignRoutes } from '../controller-scan.js'
 import { adoptNestMetadata } from './adopt.js'
 import { nestTokens } from './tokens.js'
-import { nestKeysUp, readController, readInjectable } from './reader.js'
+import { nestKeysUp, readController, readInjectable, routesRead } from './reader.js'
 import { hasNestKeys } from './keys.js'
 import { brandNestStreamableFile } from './streamable-file.js'
 
@@ -23,6 +23,7 @@ export interface NestReading extends ForeignRoutes {
 export async function readNestApplication (options: DecoratorPluginOptions, app: FastifyInstance): Promise<NestReading> {
   const walk = await adoptNestMetadata(options)
   return {
+    read: routesRead,
     hasKeys: hasNestKeys,
     hasParamKeys: nestKeysUp,
     readRoutes: (cls) => readController(cls),

@@ -191,7 +191,7 @@ function readEnhancers (holder: object, read: (key: string, target: object) => u
  * its route handlers as @nestjs/common decorated them: routes, parameters, enhancers, responses.
  */
 export function readController (cls: Function, ofNest = nestKeysUp(cls)): void {
-  if (Object.hasOwn(cls, kRoutesRead)) return
+  if (routesRead(cls)) return
   // Most controllers carry nothing of NestJS's: one look at each method, without building the
   // lists and maps below, tells so (they are built only when something is there to read).
   if (!ofNest && !nestOnMethods(cls)) return
@@ -228,7 +228,7 @@ export function readController (cls: Function, ofNest = nestKeysUp(cls)): void {
   const read = new Set<Function>()
   for (const key of new Set(routes.map((route) => route.key))) {
     const { handler, owner } = found.get(key) ?? {}
-    if (handler === undefined || Object.hasOwn(handler, kRoutesRead)) continue
+    if (handler === undefined || routesRead(handler)) continue
     const before = writes.length
     readHandler(owner!, key, handler, `${cls.name}.${String(key)}`, writes)
     if (writes.length > before) read.add(handler)
@@ -241,6 +241,11 @@ export function readController (cls: Function, ofNest = nestKeysUp(cls)): void {
 
 // A controller, or a handler function, whose routes were read (a base class's handler once for all).
 const kRoutesRead = Symbol.for('fastify-decorator-plugin.nestRoutesRead')
+
+/** Whether readController() has read the class (a NestJS controller is read before the scan). */
+export function routesRead (cls: Function): boolean {
+  return Object.hasOwn(cls, kRoutesRead)
+}
 
 /**
  * Whether a method of the class's instances, own or inherited, carries NestJS's metadata: of its
