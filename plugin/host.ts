@@ -92,7 +92,9 @@ export function HostParam (name?: string): ParameterDecorator {
 
 /** Fails on a @HostParam() its route can never fill: no host at all, or no host with that parameter. */
 export function checkHostParams (owner: string, params: ParamDefinition[], hosts: Host[]): void {
-  for (const param of params) {
+  // Indexed: this runs for every handler at startup, where an iterator allocates per step.
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i]
     if (param.kind !== 'host') continue
     if (hosts.length === 0) {
       throw new ERR_INVALID_DECLARATION(`${owner}: @HostParam() reads the request's host parameters, but the route is bound to no host. Give its controller a host pattern, e.g. @Controller({ host: ':tenant.example.com' }).`)

@@ -19,8 +19,11 @@ export function lifecycleOrder (container: Container, modules: ModuleNode[]): Ho
     if (list === undefined) byModule.set(entry.binding.module, [entry])
     else list.push(entry)
   }
+  // Indexed loops here and in runStart: they pass over every instance at startup, where an
+  // iterator allocates per step.
   const take = (created: Array<{ binding: Binding, instance: unknown }>, kinds: string[]) => {
-    for (const { binding, instance } of created) {
+    for (let i = 0; i < created.length; i++) {
+      const { binding, instance } = created[i]
       if (!kinds.includes(binding.kind)) continue
       if (instance === null || typeof instance !== 'object' || seen.has(instance)) continue
       seen.add(instance)
@@ -44,7 +47,8 @@ const failure = (name: string, hook: string, error: unknown) => `${name}.${hook}
 
 /** Awaits `hook` on every target in order; the first failure stops and names its class. */
 export async function runStart (targets: HookTarget[], hook: StartHook): Promise<void> {
-  for (const { instance, name } of targets) {
+  for (let i = 0; i < targets.length; i++) {
+    const { instance, name } = targets[i]
     if (typeof instance[hook] !== 'function') continue
     try {
       await instance[hook]()

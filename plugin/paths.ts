@@ -2,7 +2,8 @@
 export function joinPath (...parts: string[]): string {
   // One pass over the characters: it runs for every route at startup, mostly before V8 optimizes it.
   let joined = ''
-  for (const part of parts) {
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]
     let start = 0
     for (let i = 0; i <= part.length; i++) {
       if (i < part.length && part.charCodeAt(i) !== 47) continue // '/'

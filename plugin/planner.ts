@@ -35,10 +35,13 @@ export interface RoutePlan {
   uploads: boolean
   /** Has interceptors: next.handle() is an Observable too when rxjs is installed. */
   intercepted: boolean
-  options: Partial<RouteOptions>
+  options: PlannedOptions
   /** The route's onRequest and preValidation hooks (guards first); filled further once the application is built. */
   hooks: LateRouteHooks
 }
+
+/** The Fastify options a handler's routes share; the router adds each route's own (method, URL, hooks). */
+export type PlannedOptions = Pick<RouteOptions, 'handler' | 'config'> & Partial<Pick<RouteOptions, 'preHandler' | 'errorHandler' | 'schema' | 'validatorCompiler'>>
 
 export interface ControllerPlan {
   module: ModuleNode
@@ -129,10 +132,10 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const guardHook = guards.length > 0 ? buildGuardHook(guards, plan, refs) : undefined
   // Only the options the route sets: Fastify copies them per route (twice for a GET), and keeps
   // the copies until the app is ready.
-  const routeOptions: Partial<RouteOptions> = {
+  const routeOptions: PlannedOptions = {
     handler: buildHandler(plan, container, refs, paramPipes) as RouteOptions['handler'],
     config: routeConfig(options.config, { cls, handler: method })
-  } as Partial<RouteOptions>
+  }
   if (uploads) routeOptions.preHandler = buildUploadHook(params)
   if (own.filters.length > 0) routeOptions.errorHandler = createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs)
   if (dto.schema !== undefined) routeOptions.schema = dto.schema
@@ -277,9 +280,12 @@ export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
   // path without constraints), and its methods are compared with those of the few routes of its key.
   const plain = new Map<string, RoutePlan[]>()
   const constrained = new Map<string, RoutePlan[]>()
-  for (const plan of plans) {
-    for (let r = 0; r < plan.routes.length; r++) {
-      const route = plan.routes[r]
+  // The lists of the keys claimed by more than one route: only there can a HEAD sit beside a GET.
+  const shared: RoutePlan[][] = []
+  for (let p = 0; p < plans.length; p++) {
+    const routes = plans[p].routes
+    for (let r = 0; r < routes.length; r++) {
+      const route = routes[r]
       const shape = routeShape(route.fullUrl)
       const constraints = route.constraints === noConstraints ? '' : constraintKey(route.constraints)
       const claims = constraints === '' ? plain : constrained
@@ -289,7 +295,8 @@ export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
         claims.set(where, [route])
         continue
       }
-      for (const method of route.methods) {
+      for (let m = 0; m < route.methods.length; m++) {
+        const method = route.methods[m]
         const other = claimOf(others, method)
         if (other !== undefined) {
           const given = constraints !== '' ? ` with constraints {${constraints}}` : ''
@@ -297,18 +304,17 @@ export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
           throw new ERR_DUPLICATE_ROUTE(`${other.owner} and ${route.owner} both handle ${method} ${path}${given}. Give one of them another path, method, host or version.`)
         }
       }
+      if (others.length === 1) shared.push(others)
       others.push(route)
     }
   }
   // A GET whose path also has an explicit HEAD handler must not expose Fastify's automatic HEAD.
   const noAutoHead = new Set<RoutePlan>()
-  for (const claims of [plain, constrained]) {
-    for (const routes of claims.values()) {
-      if (routes.length === 1) continue
-      const head = claimOf(routes, 'HEAD')
-      if (head === undefined) continue
-      for (const route of routes) if (route !== head && route.methods.includes('GET')) noAutoHead.add(route)
-    }
+  for (let s = 0; s < shared.length; s++) {
+    const routes = shared[s]
+    const head = claimOf(routes, 'HEAD')
+    if (head === undefined) continue
+    for (let r = 0; r < routes.length; r++) if (routes[r] !== head && routes[r].methods.includes('GET')) noAutoHead.add(routes[r])
   }
   return noAutoHead
 }
@@ -317,9 +323,13 @@ export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
 export function checkAppRoutes (app: FastifyInstance, plans: ControllerPlan[]): void {
   // One query object for every lookup: hasRoute() reads it and keeps nothing.
   const query = { method: '', url: '', constraints: noConstraints }
-  for (const plan of plans) {
-    for (const route of plan.routes) {
-      for (const method of route.methods) {
+  // Indexed loops: iterators allocate at every step of this cold code, once per route and method.
+  for (let p = 0; p < plans.length; p++) {
+    const routes = plans[p].routes
+    for (let r = 0; r < routes.length; r++) {
+      const route = routes[r]
+      for (let m = 0; m < route.methods.length; m++) {
+        const method = route.methods[m]
         query.method = method
         query.url = route.fullUrl
         query.constraints = route.constraints

@@ -39,17 +39,30 @@ const controllerContext = named(async function controllerContext (instance: Fast
       rawContext = child
     }))
   }
-  for (const route of plan.routes) {
+  for (let r = 0; r < plan.routes.length; r++) {
+    const route = plan.routes[r]
     const context = route.rawBody ? rawContext! : instance
+    const planned = route.options
+    // Fastify copies a route's options (`{ ...options }`) and then adds to its copy. V8 copies a
+    // plain object through its hidden class, and each property added to such a copy then makes a
+    // new hidden class, route after route. A null-prototype object (kept as a dictionary) is
+    // copied property by property instead, and the copies share their hidden classes: startup
+    // allocates about a third as much per route as with plain objects, made by a spread or not.
     const options = {
-      ...route.options,
-      // The arrays themselves: middleware and the Logger's request context add to them until the app is ready.
-      onRequest: route.hooks.onRequest,
-      preValidation: route.hooks.preValidation,
+      __proto__: null,
       // One method as a string, as a plain Fastify route has it in request.routeOptions.
       method: route.methods.length === 1 ? route.methods[0] : route.methods,
-      url: route.url === '' && plan.prefix === '' ? '/' : route.url
+      url: route.url === '' && plan.prefix === '' ? '/' : route.url,
+      handler: planned.handler,
+      config: planned.config,
+      // The arrays themselves: middleware and the Logger's request context add to them until the app is ready.
+      onRequest: route.hooks.onRequest,
+      preValidation: route.hooks.preValidation
     } as RouteOptions
+    if (planned.preHandler !== undefined) options.preHandler = planned.preHandler
+    if (planned.errorHandler !== undefined) options.errorHandler = planned.errorHandler
+    if (planned.schema !== undefined) options.schema = planned.schema
+    if (planned.validatorCompiler !== undefined) options.validatorCompiler = planned.validatorCompiler
     // Set only where they differ from Fastify's defaults: it copies every key of every route.
     // '/' below a prefix would be registered with and without the slash, unless told otherwise.
     if (route.slash) options.prefixTrailingSlash = 'slash'
