@@ -174,8 +174,8 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   }
   const needsContext = interceptors.length > 0 || custom
   handsReply &&= plan.render === undefined
-  const plain = status === 200 && headers.length === 0 && !handsReply && plan.redirect === undefined && plan.render === undefined
-  if (plain && !controller.perRequest && !needsContext && !asyncArgs) return plainHandler(controller, plan.key, resolvers, awaited)
+  const plain = headers.length === 0 && !handsReply && plan.redirect === undefined && plan.render === undefined
+  if (plain && !controller.perRequest && !needsContext && !asyncArgs) return plainHandler(controller, plan.key, resolvers, awaited, status)
   const call = invoker(plan.key, resolvers, awaited)
   const run = interceptors.length === 0 ? call : interceptorChain(call, interceptors, refs)
   const prepare = status === 200 && headers.length === 0 ? undefined : shaper(status, headers)
@@ -247,26 +247,36 @@ function shaper (status: number, headers: HandlerPlan['headers']) {
 }
 
 /**
- * The hot path: a singleton controller, no pipeline, nothing to shape. The method is called from
- * the handler itself, so such a route holds one closure.
+ * The hot path: a singleton controller, no pipeline, no headers to add. The method is called
+ * from the handler itself, so such a route holds one closure; its status is set first (201 for
+ * every @Post), as Fastify then sends it with whatever the method gives.
  */
-function plainHandler (controller: Binding, key: string | symbol, resolvers: Extractor[], awaited: boolean[]): Handler {
-  if (resolvers.length === 0) return plainHandlerOfNone(controller, key)
-  if (resolvers.length === 1) return plainHandlerOfOne(controller, key, resolvers[0])
-  return plainHandlerOfMany(controller, invokerOfMany(key, resolvers, awaited))
+function plainHandler (controller: Binding, key: string | symbol, resolvers: Extractor[], awaited: boolean[], status: number): Handler {
+  if (resolvers.length === 0) return plainHandlerOfNone(controller, key, status)
+  if (resolvers.length === 1) return plainHandlerOfOne(controller, key, resolvers[0], status)
+  return plainHandlerOfMany(controller, invokerOfMany(key, resolvers, awaited), status)
 }
 
 // One function per arity: a closure keeps its function's whole scope, and these keep only what they read.
-function plainHandlerOfNone (controller: Binding, key: string | symbol): Handler {
-  return function fdpHandler (req, reply) { return answer((controller.instance as any)[key](), reply) }
+function plainHandlerOfNone (controller: Binding, key: string | symbol, status: number): Handler {
+  return function fdpHandler (req, reply) {
+    if (status !== 200) reply.code(status)
+    return answer((controller.instance as any)[key](), reply)
+  }
 }
 
-function plainHandlerOfOne (controller: Binding, key: string | symbol, resolve: Extractor): Handler {
-  return function fdpHandler (req, reply) { return answer((controller.instance as any)[key](resolve(req, reply, undefined)), reply) }
+function plainHandlerOfOne (controller: Binding, key: string | symbol, resolve: Extractor, status: number): Handler {
+  return function fdpHandler (req, reply) {
+    if (status !== 200) reply.code(status)
+    return answer((controller.instance as any)[key](resolve(req, reply, undefined)), reply)
+  }
 }
 
-function plainHandlerOfMany (controller: Binding, run: Invoke): Handler {
-  return function fdpHandler (req, reply) { return answer(run(controller.instance, req, reply, undefined), reply) }
+function plainHandlerOfMany (controller: Binding, run: Invoke, status: number): Handler {
+  return function fdpHandler (req, reply) {
+    if (status !== 200) reply.code(status)
+    return answer(run(controller.instance, req, reply, undefined), reply)
+  }
 }
 
 // What a plain handler's method gave, as Fastify takes it.

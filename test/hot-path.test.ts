@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { RouteOptions } from 'fastify'
 import {
-  Controller, Get, Inject, Injectable, Module, Param, ParseIntPipe, REQUEST, Redirect, Scope, UseGuards, UseInterceptors,
+  Body, Controller, Get, Inject, Injectable, Module, Param, ParseIntPipe, Post, REQUEST, Redirect, Scope, UseGuards, UseInterceptors,
   type CallHandler, type ExecutionContext
 } from '../plugin/index.js'
 import { build } from './helpers/app.js'
@@ -62,7 +62,12 @@ class PendingController {
   async redirect () { return { url: '/bad\r\nheader' } }
 }
 
-@Module({ controllers: [ScopedController, UsersController, WrappedController, PendingController], providers: [RequestInfo] })
+@Controller('created')
+class CreatedController {
+  @Post() create (@Body() body: unknown) { return { created: body } }
+}
+
+@Module({ controllers: [ScopedController, UsersController, WrappedController, PendingController, CreatedController], providers: [RequestInfo] })
 class AppModule {}
 
 async function routesOf (t: Parameters<typeof build>[0]) {
@@ -84,6 +89,18 @@ test('a route with a synchronous pipe answers without a promise; a bad value thr
   const bad = await app.inject({ url: '/users/x', headers: { authorization: 'yes' } })
   assert.equal(bad.statusCode, 400)
   assert.deepEqual(bad.json(), { message: 'Validation failed (numeric string is expected)', error: 'Bad Request', statusCode: 400 })
+})
+
+test('a @Post route sets its 201 on the reply and gives the method\'s value back as it is, without a promise', async (t) => {
+  const { app, routes } = await routesOf(t)
+  const codes: number[] = []
+  const reply = { code (status: number) { codes.push(status); return reply } }
+  const value = (routes.get('/created')!.handler as Function)({ body: { a: 1 }, headers: {} }, reply)
+  assert.deepEqual(value, { created: { a: 1 } })
+  assert.deepEqual(codes, [201])
+  const response = await app.inject({ method: 'POST', url: '/created', payload: { a: 2 } })
+  assert.equal(response.statusCode, 201)
+  assert.deepEqual(response.json(), { created: { a: 2 } })
 })
 
 test('synchronous guards call done before the hook returns, with the 403 when one says no', async (t) => {
