@@ -1,5 +1,6 @@
 import type { ControllerOptions, PrefixTrailingSlash } from '../types/index.js'
 import { kController, kRoutes } from './symbols.js'
+import { declaration, declare, ownDeclaration } from './declarations.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { checkVersion } from './version.js'
@@ -52,7 +53,7 @@ export function Controller (pathOrOptions: string | ControllerOptions = {}): Cla
     if (!checked) checkControllerOptions(options, target)
     const host = options.host === undefined ? undefined : hostConstraints(options.host, `@Controller() on ${target.name}`)
     const definition: ControllerDefinition = { path: options.path ?? '', host, version: options.version, prefixTrailingSlash: options.prefixTrailingSlash, scope }
-    Reflect.defineMetadata(kController, definition, target)
+    declare(target, kController, definition)
   }
 }
 
@@ -74,7 +75,7 @@ function hostConstraints (host: NonNullable<ControllerOptions['host']>, owner: s
 }
 
 export function controllerDefinition (cls: Function): ControllerDefinition | undefined {
-  return Reflect.getOwnMetadata(kController, cls)
+  return ownDeclaration(cls, kController)
 }
 
 function route (method: RouteMethod) {
@@ -90,16 +91,16 @@ function route (method: RouteMethod) {
       // The class's own list grows in place: copying it on each decorator made a class's routes
       // quadratic. Only its first route decorator copies the inherited list, so a subclass never
       // writes into its base class's.
-      const own: RouteDefinition[] | undefined = Reflect.getOwnMetadata(kRoutes, owner)
+      const own = ownDeclaration<RouteDefinition[]>(owner, kRoutes)
       if (own !== undefined) own.push(route)
-      else Reflect.defineMetadata(kRoutes, [...inheritedRoutes(owner), route], owner)
+      else declare(owner, kRoutes, [...inheritedRoutes(owner), route])
     }
   }
 }
 
 // A class that extends nothing inherits no routes: no walk up the prototype chain for it.
 function inheritedRoutes (owner: Function): RouteDefinition[] {
-  return Object.getPrototypeOf(owner) === Function.prototype ? [] : (Reflect.getMetadata(kRoutes, owner) ?? [])
+  return Object.getPrototypeOf(owner) === Function.prototype ? [] : (declaration<RouteDefinition[]>(owner, kRoutes) ?? [])
 }
 
 export const Get = route('GET')
@@ -112,5 +113,5 @@ export const Head = route('HEAD')
 export const All = route('ALL')
 
 export function routeDefinitions (cls: Function): RouteDefinition[] {
-  return Reflect.getMetadata(kRoutes, cls) ?? []
+  return declaration<RouteDefinition[]>(cls, kRoutes) ?? []
 }

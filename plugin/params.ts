@@ -1,5 +1,6 @@
 import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
 import { kParams } from './symbols.js'
+import { declareMember, memberDeclaration, ownMemberDeclaration } from './declarations.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { refuseTc39 } from './legacy-decorator.js'
@@ -38,13 +39,13 @@ function addParam (target: object, key: string | symbol | undefined, definition:
   }
   // The method's own list grows in place (copying it on each decorator made a method's
   // parameters quadratic); only its first parameter decorator makes the list.
-  const params: ParamDefinition[] | undefined = Reflect.getOwnMetadata(kParams, target, key)
+  const params = ownMemberDeclaration<ParamDefinition[]>(target, kParams, key)
   if (params !== undefined) params.push(definition)
-  else Reflect.defineMetadata(kParams, [definition], target, key)
+  else declareMember(target, kParams, key, [definition])
 }
 
 export function paramDefinitions (prototype: object, key: string | symbol): ParamDefinition[] {
-  return Reflect.getMetadata(kParams, prototype, key) ?? []
+  return memberDeclaration<ParamDefinition[]>(prototype, kParams, key) ?? []
 }
 
 export function isPipe (value: unknown): value is PipeEntry {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import * as api from '../plugin/index.js'
+import { controllerDefinition, routeDefinitions } from '../plugin/controller.js'
 
 const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,
@@ -94,7 +95,8 @@ test('the legacy calling convention is unaffected, a static member is named as s
   class Cats { list () { return [] } }
   Get('all')(Cats.prototype, 'list', Object.getOwnPropertyDescriptor(Cats.prototype, 'list')!)
   Controller('cats')(Cats)
-  assert.ok(Reflect.getOwnMetadataKeys(Cats).length > 0)
+  assert.equal(controllerDefinition(Cats)?.path, 'cats')
+  assert.deepEqual(routeDefinitions(Cats), [{ method: 'GET', path: 'all', key: 'list' }])
   assert.throws(() => Hook('onRequest')(function tick () {}, { kind: 'method', name: 'tick', static: true } as any, undefined as any),
     /@Hook\("onRequest"\) was applied to the static method tick of a class/)
 })

@@ -8,6 +8,7 @@ import {
   kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
 } from '../symbols.js'
 import { ERR_NEST_UNSUPPORTED } from '../errors.js'
+import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../declarations.js'
 import { describe } from '../describe.js'
 import { VERSION_NEUTRAL } from '../tokens.js'
 import { hostConstraint } from '../host.js'
@@ -76,8 +77,15 @@ export function classMetadata (cls: Function): number {
 /** Writes collected while reading, applied once the whole class has been read without error. */
 type Writes = Array<[key: unknown, value: unknown, target: object, property?: string | symbol]>
 
+// Controllers, their routes and parameters are the plugin's declarations (declarations.ts), the rest its metadata.
+const declarationKeys = new Set<unknown>([kController, kRoutes, kParams])
+
 function apply (writes: Writes): void {
-  for (const [key, value, target, property] of writes) define(key, value, target, property)
+  for (const [key, value, target, property] of writes) {
+    if (!declarationKeys.has(key)) define(key, value, target, property)
+    else if (property === undefined) declare(target, key as symbol, value)
+    else declareMember(target, key as symbol, property, value)
+  }
 }
 
 function scopeName (value: unknown, where: string): 'DEFAULT' | 'TRANSIENT' | 'REQUEST' | undefined {
@@ -196,7 +204,7 @@ export function readController (cls: Function, ofNest = nestKeysUp(cls)): void {
   // lists and maps below, tells so (they are built only when something is there to read).
   if (!ofNest && !nestOnMethods(cls)) return
   const writes: Writes = []
-  if (ofNest && inherited(nestKeys.controller, cls) === true && !Reflect.hasOwnMetadata(kController, cls)) {
+  if (ofNest && inherited(nestKeys.controller, cls) === true && ownDeclaration(cls, kController) === undefined) {
     const paths = [inherited(nestKeys.path, cls)].flat()
     if (paths.length > 1) {
       throw new ERR_NEST_UNSUPPORTED(`@Controller() on ${cls.name} gives several paths (${paths.map(String).join(', ')}); the plugin takes one path per controller. Declare one controller class per path (a subclass each).`)
@@ -212,7 +220,7 @@ export function readController (cls: Function, ofNest = nestKeysUp(cls)): void {
   }
   // NestJS reads a controller's enhancers through the prototype chain.
   if (ofNest) readEnhancers(cls, inherited, writes)
-  const routes: RouteDefinition[] = [...(inherited(kRoutes, cls) ?? [])]
+  const routes: RouteDefinition[] = [...(declaration<RouteDefinition[]>(cls, kRoutes) ?? [])]
   const declared = new Set(routes.map((route) => route.key))
   const found = methods(cls)
   for (const [key, { handler }] of found) {
@@ -287,7 +295,7 @@ function readHandler (owner: object, key: string | symbol, handler: Function, na
   if (hasNestKeys(Reflect.getOwnMetadataKeys(handler))) readResponse(handler, name, writes)
   // A prototype naming no class (a null-prototype mixin) has no class for parameter decorators to write on.
   const params = typeof owner.constructor === 'function' ? readParams(owner.constructor, key, name) : []
-  if (params.length > 0) writes.push([kParams, [...(own(kParams, owner, key) ?? []), ...params], owner, key])
+  if (params.length > 0) writes.push([kParams, [...(ownMemberDeclaration<ParamDefinition[]>(owner, kParams, key) ?? []), ...params], owner, key])
 }
 
 // What NestJS's decorators wrote on the handler function itself: its response and enhancers.
