@@ -104,12 +104,11 @@ function ownProperty (body: unknown, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(body, key) ? (body as Record<string, unknown>)[key] : undefined
 }
 
-// A parameter's pipes in the order they run: global, controller, handler, then its own. A
-// level's list itself when the other is empty, so most parameters make no list of their own.
-function pipesOf (plan: HandlerPlan, param: ParamDefinition, own: Array<EnhancerRef<PipeTransform>>): Array<EnhancerRef<PipeTransform>> {
+// A parameter's pipes in the order they run: global, controller, handler, then its own; the
+// planner gives the list of a parameter with pipes of its own, the others run the handler's.
+function pipesOf (plan: HandlerPlan, param: ParamDefinition, inOrder: Array<EnhancerRef<PipeTransform>> | undefined): Array<EnhancerRef<PipeTransform>> {
   if (!pipeableKinds.has(param.kind)) return noEntries
-  if (own.length === 0) return plan.pipes
-  return plan.pipes.length === 0 ? own : [...plan.pipes, ...own]
+  return inOrder ?? plan.pipes
 }
 
 /** Per parameter: extract, then run its pipes in order (global, controller, handler, parameter). */
@@ -149,6 +148,7 @@ const noArgument = (): undefined => undefined
  * Composes the route handler once: arguments, interceptors, then the response. Each part comes
  * from a function of its own, so a route keeps only the closures its path takes, holding only
  * what they read: not the plan, nor the interceptor chain of a route without interceptors.
+ * `paramPipes`: the pipes of each parameter that has pipes of its own, the handler's first.
  */
 export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: Map<ParamDefinition, Array<EnhancerRef<PipeTransform>>> | undefined): Handler {
   const { controller, status, headers, interceptors, params } = plan
@@ -163,7 +163,7 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   let handsReply = false
   for (let i = 0; i < params.length; i++) {
     const param = params[i]
-    const pipes = pipesOf(plan, param, paramPipes?.get(param) ?? noEntries)
+    const pipes = pipesOf(plan, param, paramPipes?.get(param))
     resolvers[param.index] = argumentResolver(plan, param, refs, pipes)
     // A custom decorator's factory may be async: its value is awaited, as when it has pipes.
     const piped = pipes.length > 0 || param.kind === 'custom'

@@ -94,8 +94,9 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const guards = concat(globals.guards, classEnhancers.guards, own.guards)
   const pipes = concat(globals.pipes, classEnhancers.pipes, own.pipes)
   const interceptors = concat(globals.interceptors, classEnhancers.interceptors, own.interceptors)
-  // One pass over the parameters: their pipes (a map only for a handler whose parameters have
-  // some), whether the route reads files or raw bytes, and which parameters may be compiled DTOs
+  // One pass over the parameters: their pipes in the order they run, the handler's then their own
+  // (a map only for a handler whose parameters have some of their own; one list each, which the
+  // handler and DTO planning share), whether the route reads files or raw bytes, and which parameters may be compiled DTOs
   // (a whole body, query or params object with pipes). Plans live until registration: a route
   // with none of these holds no list of its own.
   let paramPipes: Map<ParamDefinition, Array<EnhancerRef<PipeTransform>>> | undefined
@@ -105,10 +106,11 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   for (let i = 0; i < params.length; i++) {
     const param = params[i]
     const ownPipes = refs.of<PipeTransform>(param.pipes, module)
-    if (ownPipes.length > 0) (paramPipes ??= new Map()).set(param, ownPipes)
-    if ((pipes.length > 0 || ownPipes.length > 0) && isDtoPart(param)) {
+    const paramPipesInOrder = ownPipes.length === 0 ? pipes : (pipes.length === 0 ? ownPipes : [...pipes, ...ownPipes])
+    if (ownPipes.length > 0) (paramPipes ??= new Map()).set(param, paramPipesInOrder)
+    if (paramPipesInOrder.length > 0 && isDtoPart(param)) {
       if (dtoParams === noEntries) dtoParams = []
-      dtoParams.push({ param, metatype: handler.paramTypes?.[param.index], pipes: [...pipes, ...ownPipes] })
+      dtoParams.push({ param, metatype: handler.paramTypes?.[param.index], pipes: paramPipesInOrder })
     }
     uploads ||= isUpload(param)
     rawBody ||= param.kind === 'rawBody'
