@@ -1,3 +1,4 @@
+import { getOwnMetadata } from './metadata.js'
 import type { CanActivate, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform, Type, VersionValue } from '../types/index.js'
 import type { ModuleNode } from './scanner.js'
 import { controllerDefinition, routeDefinitions, type ControllerDefinition, type RouteDefinition, type RouteMethod } from './controller.js'
@@ -67,10 +68,10 @@ type OwnDeclarations = Pick<HandlerScan, 'enhancers' | 'headers' | 'redirect' | 
 function ownDeclarations (method: object): OwnDeclarations {
   return {
     enhancers: enhancerLists(method),
-    status: Reflect.getOwnMetadata(kHttpCode, method),
-    headers: Reflect.getOwnMetadata(kHeaders, method) ?? [],
-    redirect: Reflect.getOwnMetadata(kRedirect, method),
-    render: Reflect.getOwnMetadata(kRender, method),
+    status: getOwnMetadata(kHttpCode, method),
+    headers: getOwnMetadata(kHeaders, method) ?? [],
+    redirect: getOwnMetadata(kRedirect, method),
+    render: getOwnMetadata(kRender, method),
     version: handlerVersion(method),
     options: routeOptionsOf(method)
   }

@@ -1,3 +1,4 @@
+import { defineMetadata, getMetadata, getOwnMetadata } from './metadata.js'
 import type { CanActivate, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform } from '../types/index.js'
 import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
@@ -18,8 +19,8 @@ function attach<T> (key: symbol, decorator: string, method: string) {
     })
     return legacyDecorator(`@${decorator}()`, (target: object, key2?: string | symbol, descriptor?: PropertyDescriptor): void => {
       const holder = descriptor ? descriptor.value : target
-      const current: unknown[] = Reflect.getOwnMetadata(key, holder) ?? []
-      Reflect.defineMetadata(key, [...current, ...items], holder)
+      const current: unknown[] = getOwnMetadata(key, holder) ?? []
+      defineMetadata(key, [...current, ...items], holder)
     })
   }
 }
@@ -31,14 +32,14 @@ export const UseFilters = attach<ExceptionFilter>(kFilters, 'UseFilters', 'catch
 
 /** The exception types a filter handles; none means every exception. */
 export function Catch (...types: Function[]): ClassDecorator {
-  return legacyDecorator('@Catch()', (target: Function) => { Reflect.defineMetadata(kCatch, types, target) })
+  return legacyDecorator('@Catch()', (target: Function) => { defineMetadata(kCatch, types, target) })
 }
 
 export function enhancersOf<T> (key: symbol, holder: object): Array<EnhancerEntry<T>> {
-  return Reflect.getOwnMetadata(key, holder) ?? noEntries
+  return getOwnMetadata(key, holder) ?? noEntries
 }
 
 export function catchTypes (filter: object): Function[] {
   const cls = typeof filter === 'function' ? filter : filter.constructor
-  return Reflect.getMetadata(kCatch, cls) ?? []
+  return getMetadata(kCatch, cls) ?? []
 }

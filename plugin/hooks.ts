@@ -1,3 +1,4 @@
+import { defineMetadata, getMetadata } from './metadata.js'
 import type { HookName } from '../types/index.js'
 import { kHooks } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
@@ -40,11 +41,11 @@ export function Hook (name: HookName): MethodDecorator {
     if (typeof descriptor?.value !== 'function') {
       throw new ERR_INVALID_DECLARATION(`@Hook('${name}') on ${owner}: only methods can be hooks.`)
     }
-    const hooks: HookDefinition[] = [...(Reflect.getMetadata(kHooks, cls) ?? []), { name, key }]
-    Reflect.defineMetadata(kHooks, hooks, cls)
+    const hooks: HookDefinition[] = [...(getMetadata<HookDefinition[]>(kHooks, cls) ?? []), { name, key }]
+    defineMetadata(kHooks, hooks, cls)
   })
 }
 
 export function hooksOf (cls: Function | undefined): HookDefinition[] {
-  return cls === undefined ? [] : Reflect.getMetadata(kHooks, cls) ?? []
+  return cls === undefined ? [] : getMetadata(kHooks, cls) ?? []
 }

@@ -1,3 +1,4 @@
+import { defineMetadata, getOwnMetadata } from './metadata.js'
 import { kHeaders, kHttpCode, kRedirect, kRender } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
@@ -8,7 +9,7 @@ export function HttpCode (status: number): MethodDecorator {
   if (!Number.isInteger(status) || status < 100 || status > 599) {
     throw new ERR_INVALID_DECLARATION(`@HttpCode() takes an HTTP status from 100 to 599, given ${describe(status)}.`)
   }
-  return legacyDecorator('@HttpCode()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { Reflect.defineMetadata(kHttpCode, status, descriptor.value as object) })
+  return legacyDecorator('@HttpCode()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { defineMetadata(kHttpCode, status, descriptor.value as object) })
 }
 
 /** Adds a response header to a handler's replies (also on error replies). */
@@ -18,9 +19,9 @@ export function Header (name: string, value: string): MethodDecorator {
   }
   return legacyDecorator('@Header()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
     const handler = descriptor.value as object
-    const headers: Array<[string, string]> = [...(Reflect.getOwnMetadata(kHeaders, handler) ?? [])]
+    const headers: Array<[string, string]> = [...(getOwnMetadata<Array<[string, string]>>(kHeaders, handler) ?? [])]
     headers.unshift([name, String(value)]) // decorators apply bottom-up; keep source order
-    Reflect.defineMetadata(kHeaders, headers, handler)
+    defineMetadata(kHeaders, headers, handler)
   })
 }
 
@@ -33,7 +34,7 @@ export function Redirect (url = '', statusCode = 302): MethodDecorator {
     throw new ERR_INVALID_DECLARATION(`@Redirect() takes a 3xx status, given ${describe(statusCode)}.`)
   }
   return legacyDecorator('@Redirect()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
-    Reflect.defineMetadata(kRedirect, { url, statusCode } satisfies RedirectDefinition, descriptor.value as object)
+    defineMetadata(kRedirect, { url, statusCode } satisfies RedirectDefinition, descriptor.value as object)
   })
 }
 
@@ -42,5 +43,5 @@ export function Render (view: string): MethodDecorator {
   if (typeof view !== 'string' || view === '') {
     throw new ERR_INVALID_DECLARATION(`@Render() takes a view name, given ${describe(view)}.`)
   }
-  return legacyDecorator('@Render()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { Reflect.defineMetadata(kRender, view, descriptor.value as object) })
+  return legacyDecorator('@Render()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { defineMetadata(kRender, view, descriptor.value as object) })
 }

@@ -1,3 +1,4 @@
+import { defineMetadata, getMetadata, getOwnMetadata } from './metadata.js'
 import type { ForwardReference, InjectableOptions, InjectionToken } from '../types/index.js'
 import { kInjectable, kInjectProperties, kInjectTokens, kOptional } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
@@ -6,11 +7,11 @@ import { noEntries } from './empty.js'
 
 /** Marks a class as a provider; `scope` sets its lifetime. */
 export function Injectable (options: InjectableOptions = {}): ClassDecorator {
-  return legacyDecorator('@Injectable()', (target: Function) => { Reflect.defineMetadata(kInjectable, options, target) })
+  return legacyDecorator('@Injectable()', (target: Function) => { defineMetadata(kInjectable, options, target) })
 }
 
 export function injectableOptions (cls: Function): InjectableOptions | undefined {
-  return Reflect.getOwnMetadata(kInjectable, cls)
+  return getOwnMetadata(kInjectable, cls)
 }
 
 type InjectTarget = { kind: 'parameter', owner: Function, index: number } | { kind: 'property', owner: Function, key: string | symbol }
@@ -36,8 +37,8 @@ export interface PropertyInjection {
 
 // The class's own copy of the inherited entries, so a subclass never writes into its base class's.
 function ownProperties (owner: Function): Map<string | symbol, PropertyInjection> {
-  let own: Map<string | symbol, PropertyInjection> | undefined = Reflect.getOwnMetadata(kInjectProperties, owner)
-  if (!own) Reflect.defineMetadata(kInjectProperties, own = new Map(Reflect.getMetadata(kInjectProperties, owner) ?? []), owner)
+  let own: Map<string | symbol, PropertyInjection> | undefined = getOwnMetadata(kInjectProperties, owner)
+  if (!own) defineMetadata(kInjectProperties, own = new Map(getMetadata(kInjectProperties, owner) ?? []), owner)
   return own
 }
 
@@ -70,8 +71,8 @@ export function Inject (...args: [token?: InjectionToken | ForwardReference]): P
     if (token === undefined) return // by the parameter's type, as without @Inject()
     // The constructor's own map, grown in place: a copy per decorator would make a class's
     // parameters quadratic to declare.
-    let tokens: Map<number, InjectionToken | ForwardReference> | undefined = Reflect.getOwnMetadata(kInjectTokens, at.owner)
-    if (tokens === undefined) Reflect.defineMetadata(kInjectTokens, tokens = new Map(), at.owner)
+    let tokens: Map<number, InjectionToken | ForwardReference> | undefined = getOwnMetadata(kInjectTokens, at.owner)
+    if (tokens === undefined) defineMetadata(kInjectTokens, tokens = new Map(), at.owner)
     tokens.set(at.index, token)
   }) as PropertyDecorator & ParameterDecorator
 }
@@ -84,8 +85,8 @@ export function Optional (): PropertyDecorator & ParameterDecorator {
       property(at.owner, at.key).optional = true
       return
     }
-    let optional: Set<number> | undefined = Reflect.getOwnMetadata(kOptional, at.owner)
-    if (optional === undefined) Reflect.defineMetadata(kOptional, optional = new Set(), at.owner)
+    let optional: Set<number> | undefined = getOwnMetadata(kOptional, at.owner)
+    if (optional === undefined) defineMetadata(kOptional, optional = new Set(), at.owner)
     optional.add(at.index)
   }) as PropertyDecorator & ParameterDecorator
 }
@@ -111,7 +112,7 @@ export function constructorOwner (cls: Function): Function {
 
 /** The tokens @Inject() names for the parameters of `owner`'s own constructor, by index, if any. */
 export function ownInjectTokens (owner: Function): Map<number, InjectionToken | ForwardReference> | undefined {
-  return Reflect.getOwnMetadata(kInjectTokens, owner)
+  return getOwnMetadata(kInjectTokens, owner)
 }
 
 /** The tokens @Inject() names for the parameters of the constructor `cls` runs, by index. */
@@ -121,11 +122,11 @@ export function injectTokens (cls: Function): Map<number, InjectionToken | Forwa
 
 /** The indexes of the parameters of `owner`'s own constructor marked @Optional(), if any. */
 export function optionalParams (owner: Function): Set<number> | undefined {
-  return Reflect.getOwnMetadata(kOptional, owner)
+  return getOwnMetadata(kOptional, owner)
 }
 
 /** The properties `cls` injects (its base classes' included), in declaration order. */
 export function injectedProperties (cls: Function): PropertyInjection[] {
-  const properties: Map<string | symbol, PropertyInjection> | undefined = Reflect.getMetadata(kInjectProperties, cls)
+  const properties: Map<string | symbol, PropertyInjection> | undefined = getMetadata(kInjectProperties, cls)
   return properties ? [...properties.values()].filter((entry) => entry.inject) : noEntries
 }

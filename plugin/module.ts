@@ -1,3 +1,4 @@
+import { defineMetadata, getOwnMetadata, hasOwnMetadata } from './metadata.js'
 import type { ModuleMetadata } from '../types/index.js'
 import { kGlobal, kModule } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
@@ -21,7 +22,7 @@ export function Module (metadata: ModuleMetadata = {}): ClassDecorator {
     }
   }
   observeRejections(metadata.imports)
-  return legacyDecorator('@Module()', (target: Function) => { Reflect.defineMetadata(kModule, metadata, target) })
+  return legacyDecorator('@Module()', (target: Function) => { defineMetadata(kModule, metadata, target) })
 }
 
 const ignore = (): void => {}
@@ -42,13 +43,13 @@ function observeRejections (imports: unknown[] | undefined, seen = new Set<unkno
 
 /** Makes a module's exports visible to every module without importing it. */
 export function Global (): ClassDecorator {
-  return legacyDecorator('@Global()', (target: Function) => { Reflect.defineMetadata(kGlobal, true, target) })
+  return legacyDecorator('@Global()', (target: Function) => { defineMetadata(kGlobal, true, target) })
 }
 
 export function isModule (value: unknown): value is Function {
-  return typeof value === 'function' && Reflect.hasOwnMetadata(kModule, value)
+  return typeof value === 'function' && hasOwnMetadata(kModule, value)
 }
 
-export function moduleMetadata (cls: Function): ModuleMetadata {
-  return Reflect.getOwnMetadata(kModule, cls)
+export function moduleMetadata (cls: Function): ModuleMetadata | undefined {
+  return getOwnMetadata(kModule, cls)
 }

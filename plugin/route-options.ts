@@ -1,3 +1,4 @@
+import { defineMetadata, getOwnMetadata } from './metadata.js'
 import type { RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions } from '../types/index.js'
 import { kRouteConfig, kRouteConstraints, kRouteSchema } from './symbols.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
@@ -33,8 +34,8 @@ function objectDecorator<T extends object> (key: symbol, name: string, check?: (
         const owner = typeof target === 'function' ? target.name : `${target.constructor.name}.${String(property)}`
         throw new ERR_INVALID_DECLARATION(`@${name}() decorates a route handler method; ${owner} is not one.`)
       }
-      const current = Reflect.getOwnMetadata(key, descriptor.value)
-      Reflect.defineMetadata(key, { ...current, ...value }, descriptor.value)
+      const current = getOwnMetadata<object>(key, descriptor.value)
+      defineMetadata(key, { ...current, ...value }, descriptor.value)
     })
   }
 }
@@ -50,9 +51,9 @@ export interface RouteOptionsMetadata { schema?: RouteSchemaOptions, config?: Op
 
 export function routeOptionsOf (handler: object): RouteOptionsMetadata {
   return {
-    schema: Reflect.getOwnMetadata(kRouteSchema, handler),
-    config: Reflect.getOwnMetadata(kRouteConfig, handler),
-    constraints: Reflect.getOwnMetadata(kRouteConstraints, handler)
+    schema: getOwnMetadata(kRouteSchema, handler),
+    config: getOwnMetadata(kRouteConfig, handler),
+    constraints: getOwnMetadata(kRouteConstraints, handler)
   }
 }
 

@@ -1,3 +1,4 @@
+import { getOwnMetadata } from './metadata.js'
 import type { DynamicModule, ForwardReference, InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
 import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
@@ -112,7 +113,7 @@ function checkDynamicModule (dynamic: DynamicModule, where: string): void {
 
 /** A class's own @Module() metadata with a dynamic module's added to it. */
 function mergedMetadata (cls: Function, dynamic: DynamicModule | undefined): ModuleMetadata {
-  const own = isModule(cls) ? moduleMetadata(cls) : {}
+  const own = moduleMetadata(cls) ?? {}
   if (dynamic === undefined) return own
   const merged: ModuleMetadata = {}
   for (const key of dynamicListKeys) {
@@ -163,7 +164,7 @@ export async function scanModules (root: Type, replace?: Map<Function, Function>
       name: cls.name,
       metadata,
       imports: [],
-      global: Reflect.getOwnMetadata(kGlobal, cls) === true || dynamic?.global === true,
+      global: getOwnMetadata(kGlobal, cls) === true || dynamic?.global === true,
       providers: new Map(),
       exports: new Set(),
       exportedModules: [],

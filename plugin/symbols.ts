@@ -25,6 +25,8 @@ export const kRouteSchema = key('routeSchema')
 export const kRouteConfig = key('routeConfig')
 export const kRouteConstraints = key('routeConstraints')
 export const kHooks = key('hooks')
+// The set of those keys some decorator has written in this process (metadata.ts).
+export const kWrittenKeys = key('writtenKeys')
 // Marks the `container` decoration as this plugin's.
 export const kApplication = key('application')
 // Names the built-in token a class stands for (Reflector), whichever build it comes from.

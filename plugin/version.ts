@@ -1,3 +1,4 @@
+import { defineMetadata, getOwnMetadata } from './metadata.js'
 import type { VersionValue } from '../types/index.js'
 import { VERSION_NEUTRAL } from './tokens.js'
 import { kVersion } from './symbols.js'
@@ -21,9 +22,9 @@ export function checkVersion (value: unknown, what: string): void {
 /** The versions a handler answers: a string, a list, or VERSION_NEUTRAL. */
 export function Version (version: VersionValue): MethodDecorator {
   checkVersion(version, '@Version()')
-  return legacyDecorator('@Version()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { Reflect.defineMetadata(kVersion, version, descriptor.value as object) })
+  return legacyDecorator('@Version()', (target: object, key: string | symbol, descriptor: PropertyDescriptor) => { defineMetadata(kVersion, version, descriptor.value as object) })
 }
 
 export function handlerVersion (handler: object): VersionValue | undefined {
-  return Reflect.getOwnMetadata(kVersion, handler)
+  return getOwnMetadata(kVersion, handler)
 }

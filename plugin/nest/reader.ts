@@ -8,6 +8,7 @@ import {
   kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
 } from '../symbols.js'
 import { ERR_NEST_UNSUPPORTED } from '../errors.js'
+import { defineMetadata, getOwnMetadata, hasOwnMetadata } from '../metadata.js'
 import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../declarations.js'
 import { describe } from '../describe.js'
 import { VERSION_NEUTRAL } from '../tokens.js'
@@ -22,7 +23,6 @@ const kRead = Symbol.for('fastify-decorator-plugin.nestRead')
 
 const own = (key: unknown, target: object, property?: string | symbol): any => Reflect.getOwnMetadata(key, target, property as string)
 const inherited = (key: unknown, target: object, property?: string | symbol): any => Reflect.getMetadata(key, target, property as string)
-const define = (key: unknown, value: unknown, target: object, property?: string | symbol): void => Reflect.defineMetadata(key, value, target, property as string)
 
 /** Whether `cls` carries @nestjs/common's @Module() (or @Global()) metadata. */
 export function isNestModule (cls: Function): boolean {
@@ -75,16 +75,16 @@ export function classMetadata (cls: Function): number {
 }
 
 /** Writes collected while reading, applied once the whole class has been read without error. */
-type Writes = Array<[key: unknown, value: unknown, target: object, property?: string | symbol]>
+type Writes = Array<[key: symbol, value: unknown, target: object, property?: string | symbol]>
 
 // Controllers, their routes and parameters are the plugin's declarations (declarations.ts), the rest its metadata.
-const declarationKeys = new Set<unknown>([kController, kRoutes, kParams])
+const declarationKeys = new Set<symbol>([kController, kRoutes, kParams])
 
 function apply (writes: Writes): void {
   for (const [key, value, target, property] of writes) {
-    if (!declarationKeys.has(key)) define(key, value, target, property)
-    else if (property === undefined) declare(target, key as symbol, value)
-    else declareMember(target, key as symbol, property, value)
+    if (!declarationKeys.has(key)) defineMetadata(key, value, target, property)
+    else if (property === undefined) declare(target, key, value)
+    else declareMember(target, key, property, value)
   }
 }
 
@@ -114,7 +114,7 @@ function provider (entry: unknown, where: string): unknown {
 
 /** @Module() and @Global() as the plugin's module metadata. */
 export function readModule (cls: Function, bare = false): void {
-  if (Reflect.hasOwnMetadata(kModule, cls) || (!bare && !isNestModule(cls))) return
+  if (hasOwnMetadata(kModule, cls) || (!bare && !isNestModule(cls))) return
   const metadata: ModuleMetadata = {}
   // NestJS reads them through the prototype chain: a module class inherits its base's lists.
   const list = (key: string): unknown[] | undefined => inherited(key, cls)
@@ -127,8 +127,8 @@ export function readModule (cls: Function, bare = false): void {
   if (controllers) metadata.controllers = controllers as ModuleMetadata['controllers']
   // NestJS exports a provider object by its token.
   if (exported) metadata.exports = exported.map((entry) => entry !== null && typeof entry === 'object' && 'provide' in entry ? entry.provide : entry) as ModuleMetadata['exports']
-  define(kModule, metadata, cls)
-  if (inherited(nestKeys.global, cls) === true) define(kGlobal, true, cls)
+  defineMetadata(kModule, metadata, cls)
+  if (inherited(nestKeys.global, cls) === true) defineMetadata(kGlobal, true, cls)
 }
 
 /**
@@ -166,7 +166,7 @@ function readClass (cls: Function): Writes {
   if (!hasNestKeys(Reflect.getOwnMetadataKeys(cls))) return writes
   readProperties(cls, writes)
   const options = own(nestKeys.scope, cls) as { scope?: number } | undefined
-  if ((own(nestKeys.injectable, cls) === true || options !== undefined) && !Reflect.hasOwnMetadata(kInjectable, cls)) {
+  if ((own(nestKeys.injectable, cls) === true || options !== undefined) && !hasOwnMetadata(kInjectable, cls)) {
     const scope = scopeName(options?.scope, cls.name)
     writes.push([kInjectable, scope === undefined ? {} : { scope }, cls])
   }
@@ -180,7 +180,7 @@ function readClass (cls: Function): Writes {
   const optional = own(nestKeys.optionalParams, cls) as number[] | undefined
   if (optional !== undefined) writes.push([kOptional, new Set([...(own(kOptional, cls) ?? []), ...optional]), cls])
   const caught = own(nestKeys.catch, cls)
-  if (caught !== undefined && !Reflect.hasOwnMetadata(kCatch, cls)) writes.push([kCatch, caught, cls])
+  if (caught !== undefined && !hasOwnMetadata(kCatch, cls)) writes.push([kCatch, caught, cls])
   return writes
 }
 
@@ -190,7 +190,7 @@ const enhancerKeys = [[nestKeys.guards, kGuards], [nestKeys.pipes, kPipes], [nes
 function readEnhancers (holder: object, read: (key: string, target: object) => unknown, writes: Writes): void {
   for (const [nestKey, key] of enhancerKeys) {
     const entries = read(nestKey, holder) as unknown[] | undefined
-    if (entries !== undefined && entries.length > 0) writes.push([key, [...(own(key, holder) ?? []), ...entries], holder])
+    if (entries !== undefined && entries.length > 0) writes.push([key, [...(getOwnMetadata<unknown[]>(key, holder) ?? []), ...entries], holder])
   }
 }
 
