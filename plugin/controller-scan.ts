@@ -1,4 +1,3 @@
-import { getOwnMetadata } from './metadata.js'
 import type { CanActivate, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform, Type, VersionValue } from '../types/index.js'
 import type { ModuleNode } from './scanner.js'
 import { controllerDefinition, routeDefinitions, type ControllerDefinition, type RouteDefinition, type RouteMethod } from './controller.js'
@@ -8,6 +7,7 @@ import { handlerVersion } from './version.js'
 import { routeOptionsOf, type RouteOptionsMetadata } from './route-options.js'
 import type { RedirectDefinition } from './http.js'
 import { kFilters, kGuards, kHeaders, kHttpCode, kInterceptors, kPipes, kRedirect, kRender } from './symbols.js'
+import { getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { noEnhancerLists, noEntries } from './empty.js'
 

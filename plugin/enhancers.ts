@@ -1,6 +1,6 @@
-import { defineMetadata, getMetadata, getOwnMetadata } from './metadata.js'
 import type { CanActivate, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform } from '../types/index.js'
 import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from './symbols.js'
+import { defineMetadata, getMetadata, getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'

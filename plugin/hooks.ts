@@ -1,6 +1,6 @@
-import { defineMetadata, getMetadata } from './metadata.js'
 import type { HookName } from '../types/index.js'
 import { kHooks } from './symbols.js'
+import { defineMetadata, getMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { legacyDecorator } from './legacy-decorator.js'
 

@@ -1,5 +1,5 @@
-import { defineMetadata, getOwnMetadata } from './metadata.js'
 import { kHeaders, kHttpCode, kRedirect, kRender } from './symbols.js'
+import { defineMetadata, getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'

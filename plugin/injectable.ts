@@ -1,6 +1,6 @@
-import { defineMetadata, getMetadata, getOwnMetadata } from './metadata.js'
 import type { ForwardReference, InjectableOptions, InjectionToken } from '../types/index.js'
 import { kInjectable, kInjectProperties, kInjectTokens, kOptional } from './symbols.js'
+import { defineMetadata, getMetadata, getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { legacyDecorator } from './legacy-decorator.js'
 import { noEntries } from './empty.js'

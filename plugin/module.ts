@@ -1,6 +1,6 @@
-import { defineMetadata, getOwnMetadata, hasOwnMetadata } from './metadata.js'
 import type { ModuleMetadata } from '../types/index.js'
 import { kGlobal, kModule } from './symbols.js'
+import { defineMetadata, getOwnMetadata, hasOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'

@@ -1,6 +1,6 @@
-import { defineMetadata, getOwnMetadata } from './metadata.js'
 import type { RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions } from '../types/index.js'
 import { kRouteConfig, kRouteConstraints, kRouteSchema } from './symbols.js'
+import { defineMetadata, getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'

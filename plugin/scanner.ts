@@ -1,10 +1,10 @@
-import { getOwnMetadata } from './metadata.js'
 import type { DynamicModule, ForwardReference, InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
 import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
 import { injectableOptions } from './injectable.js'
 import { forwardRefTarget, isForwardRef } from './forward-ref.js'
 import { kGlobal } from './symbols.js'
+import { getOwnMetadata } from './metadata.js'
 import { isThenable } from './thenable.js'
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from './tokens.js'
 import {

@@ -1,7 +1,7 @@
-import { defineMetadata, getOwnMetadata } from './metadata.js'
 import type { VersionValue } from '../types/index.js'
 import { VERSION_NEUTRAL } from './tokens.js'
 import { kVersion } from './symbols.js'
+import { defineMetadata, getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { legacyDecorator } from './legacy-decorator.js'
