@@ -96,9 +96,9 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const interceptors = concat(globals.interceptors, classEnhancers.interceptors, own.interceptors)
   // One pass over the parameters: their pipes in the order they run, the handler's then their own
   // (a map only for a handler whose parameters have some of their own; one list each, which the
-  // handler and DTO planning share), whether the route reads files or raw bytes, and which parameters may be compiled DTOs
-  // (a whole body, query or params object with pipes). Plans live until registration: a route
-  // with none of these holds no list of its own.
+  // handler and DTO planning share), whether the route reads files or raw bytes, and which
+  // parameters may be compiled DTOs (a whole body, query or params object with pipes). Plans live
+  // until registration: a route with none of these holds no list of its own.
   let paramPipes: Map<ParamDefinition, Array<EnhancerRef<PipeTransform>>> | undefined
   let dtoParams: DtoParam[] = noEntries
   let uploads = false

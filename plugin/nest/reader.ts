@@ -8,7 +8,7 @@ import {
   kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
 } from '../symbols.js'
 import { ERR_NEST_UNSUPPORTED } from '../errors.js'
-import { defineMetadata, getOwnMetadata, hasOwnMetadata } from '../metadata.js'
+import { defineMetadata, getMetadata, getOwnMetadata, hasOwnMetadata } from '../metadata.js'
 import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../declarations.js'
 import { describe } from '../describe.js'
 import { VERSION_NEUTRAL } from '../tokens.js'
@@ -21,8 +21,9 @@ import { hasNestKeys, isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMe
 // A class whose NestJS metadata was read, on the class itself (a subclass is read on its own).
 const kRead = Symbol.for('fastify-decorator-plugin.nestRead')
 
-const own = (key: unknown, target: object, property?: string | symbol): any => Reflect.getOwnMetadata(key, target, property as string)
-const inherited = (key: unknown, target: object, property?: string | symbol): any => Reflect.getMetadata(key, target, property as string)
+// NestJS's metadata, under its string keys; the plugin's own goes through metadata.ts.
+const own = (key: string, target: object, property?: string | symbol): any => Reflect.getOwnMetadata(key, target, property as string)
+const inherited = (key: string, target: object, property?: string | symbol): any => Reflect.getMetadata(key, target, property as string)
 
 /** Whether `cls` carries @nestjs/common's @Module() (or @Global()) metadata. */
 export function isNestModule (cls: Function): boolean {
@@ -151,7 +152,7 @@ function readProperties (cls: Function, writes: Writes): void {
   const properties = own(nestKeys.properties, cls) as Array<{ key: string | symbol, type: unknown }> | undefined
   if (properties === undefined || properties.length === 0) return
   const optional = new Set<unknown>(own(nestKeys.optionalProperties, cls) ?? [])
-  const ours = new Map<string | symbol, PropertyInjection>(own(kInjectProperties, cls) ?? inherited(kInjectProperties, cls) ?? [])
+  const ours = new Map<string | symbol, PropertyInjection>(getOwnMetadata<Map<string | symbol, PropertyInjection>>(kInjectProperties, cls) ?? getMetadata<Map<string | symbol, PropertyInjection>>(kInjectProperties, cls) ?? [])
   for (const { key, type } of properties) {
     // The plugin's own @Inject() on the same property wins.
     if (ours.get(key)?.inject === true) continue
@@ -172,13 +173,13 @@ function readClass (cls: Function): Writes {
   }
   const params = own(nestKeys.selfParams, cls) as Array<{ index: number, param: unknown }> | undefined
   if (params !== undefined) {
-    const tokens = new Map<number, InjectionToken>(own(kInjectTokens, cls) ?? [])
+    const tokens = new Map<number, InjectionToken>(getOwnMetadata<Map<number, InjectionToken>>(kInjectTokens, cls) ?? [])
     // A token of the plugin's own @Inject() on the same parameter wins.
     for (const { index, param } of params) if (!tokens.has(index) && param !== undefined) tokens.set(index, param as InjectionToken)
     writes.push([kInjectTokens, tokens, cls])
   }
   const optional = own(nestKeys.optionalParams, cls) as number[] | undefined
-  if (optional !== undefined) writes.push([kOptional, new Set([...(own(kOptional, cls) ?? []), ...optional]), cls])
+  if (optional !== undefined) writes.push([kOptional, new Set([...(getOwnMetadata<Set<number>>(kOptional, cls) ?? []), ...optional]), cls])
   const caught = own(nestKeys.catch, cls)
   if (caught !== undefined && !hasOwnMetadata(kCatch, cls)) writes.push([kCatch, caught, cls])
   return writes
@@ -304,7 +305,7 @@ function readResponse (handler: Function, name: string, writes: Writes): void {
     throw new ERR_NEST_UNSUPPORTED(`${name} is an @Sse() route, which the plugin does not serve. Send the event stream from the handler with @Res() (reply.raw), or use a Fastify SSE plugin.`)
   }
   const code = own(nestKeys.httpCode, handler)
-  if (code !== undefined && own(kHttpCode, handler) === undefined) writes.push([kHttpCode, code, handler])
+  if (code !== undefined && getOwnMetadata(kHttpCode, handler) === undefined) writes.push([kHttpCode, code, handler])
   const headers = own(nestKeys.headers, handler) as Array<{ name: string, value: unknown }> | undefined
   if (headers !== undefined) {
     for (const header of headers) {
@@ -313,14 +314,14 @@ function readResponse (handler: Function, name: string, writes: Writes): void {
       }
     }
     // Applied in NestJS's order (the decorator nearest the method first), after the plugin's own.
-    writes.push([kHeaders, [...(own(kHeaders, handler) ?? []), ...headers.map((header) => [header.name, String(header.value)])], handler])
+    writes.push([kHeaders, [...(getOwnMetadata<Array<[string, string]>>(kHeaders, handler) ?? []), ...headers.map((header) => [header.name, String(header.value)])], handler])
   }
   const redirect = own(nestKeys.redirect, handler) as Partial<RedirectDefinition> | undefined
-  if (redirect !== undefined && own(kRedirect, handler) === undefined) writes.push([kRedirect, { url: redirect.url ?? '', statusCode: redirect.statusCode ?? 302 }, handler])
+  if (redirect !== undefined && getOwnMetadata(kRedirect, handler) === undefined) writes.push([kRedirect, { url: redirect.url ?? '', statusCode: redirect.statusCode ?? 302 }, handler])
   const render = own(nestKeys.render, handler)
-  if (render !== undefined && own(kRender, handler) === undefined) writes.push([kRender, render, handler])
+  if (render !== undefined && getOwnMetadata(kRender, handler) === undefined) writes.push([kRender, render, handler])
   const handlerVersion = own(nestKeys.version, handler)
-  if (handlerVersion !== undefined && own(kVersion, handler) === undefined) writes.push([kVersion, version(handlerVersion), handler])
+  if (handlerVersion !== undefined && getOwnMetadata(kVersion, handler) === undefined) writes.push([kVersion, version(handlerVersion), handler])
   readEnhancers(handler, own, writes)
 }
 
