@@ -64,6 +64,19 @@ function keepsFastifyFormat (exception: unknown): boolean {
   return typeof statusCode === 'number' && statusCode >= 400 && statusCode <= 599 && code !== 'FST_ERR_BAD_STATUS_CODE'
 }
 
+/**
+ * The client went away while its body was being read (Node's `aborted` error on a request
+ * that is gone): a JSON body, a form or a multipart upload alike. Nobody is left to answer, and
+ * a client must not be able to fill the error log by hanging up.
+ */
+function clientAborted (error: unknown, request: FastifyRequest, reply: FastifyReply): boolean {
+  if ((error as NodeJS.ErrnoException | null)?.code !== 'ECONNRESET' || !request.raw.destroyed) return false
+  reply.log.debug({ err: error }, 'The client aborted the request while its body was read; not answered')
+  reply.hijack()
+  reply.raw.destroy()
+  return true
+}
+
 /** The built-in answer to an exception no filter took. */
 export function sendException (exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
   // Also the other build's exceptions, and any object that answers like one (NestJS's).
@@ -163,12 +176,14 @@ export function createErrorHandler (levels: Array<Array<EnhancerRef<ExceptionFil
   if (entries.length === 0) {
     return function fdpErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply) {
       if ((reply as AnsweredReply)[kAnswer] !== undefined) return answerFailed(error, request, reply)
+      if (clientAborted(error, request, reply)) return
       sendException(error instanceof ThrownValue ? error.value : error, request, reply)
     }
   }
 
   return async function fdpFilteredErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply) {
     if ((reply as AnsweredReply)[kAnswer] !== undefined) return answerFailed(error, request, reply)
+    if (clientAborted(error, request, reply)) return
     const exception = error instanceof ThrownValue ? error.value : error
     const entry = entries.find(({ types }) => types.length === 0 || types.some((type) => isExceptionOf(exception, type)))
     if (!entry) {

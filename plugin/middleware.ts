@@ -7,7 +7,7 @@ import type { ControllerPlan, RoutePlan } from './planner.js'
 import { joinPath } from './paths.js'
 import { controllerDefinition } from './controller.js'
 import { httpMethod, RequestMethod } from './request-method.js'
-import { matchRoute, parsePattern, requestPath, type PathPattern, type Verdict } from './route-pattern.js'
+import { matchPath, matchRoute, parsePattern, routedPath, type PathPattern, type Verdict } from './route-pattern.js'
 import { asError } from './thrown.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
@@ -165,12 +165,32 @@ function applies (configuration: Configuration, route: RoutePlan, cls: Type): bo
 function verdict (target: Target, route: RoutePlan, cls: Type): boolean | Condition {
   if ('controller' in target) return target.controller === cls
   const { pattern, method } = target
-  let byMethod: Verdict = 'yes'
-  if (method !== undefined) byMethod = !route.methods.includes(method) ? 'no' : route.methods.length > 1 ? 'maybe' : 'yes'
+  const methods = method === undefined ? undefined : requestMethods(method, route.methods)
+  const byMethod = methods === undefined ? 'yes' : methodVerdict(methods, route.methods)
   const byPath = matchRoute(pattern, route.fullUrl)
   if (byMethod === 'no' || byPath === 'no') return false
   if (byMethod === 'yes' && byPath === 'yes') return true
-  return (request) => (method === undefined || request.method === method) && (byPath === 'yes' || pattern.regexp.test(requestPath(request.url)))
+  const sameMethod = (request: FastifyRequest): boolean => methods!.includes(request.method)
+  if (byPath === 'yes') return sameMethod
+  // Judged by what the router matched, never by the raw URL: every spelling Fastify routes here
+  // (`#x`, `//`, `%2F`, case, a trailing slash) is judged by the path its handler answers.
+  const routed = routedPath(route.fullUrl)
+  const samePath = (request: FastifyRequest): boolean => matchPath(pattern, routed(request.params as Record<string, string>))
+  return byMethod === 'yes' ? samePath : (request) => sameMethod(request) && samePath(request)
+}
+
+/**
+ * The request methods a target's method stands for on a route: a HEAD request to a GET route
+ * runs the GET handler (Fastify's HEAD route), so it counts as GET unless the route declares HEAD.
+ */
+function requestMethods (method: string, declared: string[]): string[] {
+  return method === 'GET' && !declared.includes('HEAD') ? ['GET', 'HEAD'] : [method]
+}
+
+function methodVerdict (methods: string[], declared: string[]): Verdict {
+  const answered = declared.includes('GET') && !declared.includes('HEAD') ? [...declared, 'HEAD'] : declared
+  if (!methods.some((method) => answered.includes(method))) return 'no'
+  return answered.every((method) => methods.includes(method)) ? 'yes' : 'maybe'
 }
 
 // Any of the verdicts: true if one always holds, false if none can, else a test per request.

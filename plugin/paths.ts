@@ -13,3 +13,14 @@ export function joinPath (...parts: string[]): string {
   }
   return joined
 }
+
+/** Index of the parenthesis closing the one at `open` in a route path, skipping escaped characters. */
+export function closingParenthesis (path: string, open: number): number {
+  let depth = 0
+  for (let i = open; i < path.length; i++) {
+    if (path[i] === '\\') i++
+    else if (path[i] === '(') depth++
+    else if (path[i] === ')' && --depth === 0) return i
+  }
+  return path.length
+}

@@ -13,7 +13,7 @@ import { createErrorHandler, type RouteInfo } from './exception-handler.js'
 import { buildUploadHook, isUpload } from './multipart.js'
 import { checkConstraints } from './route-options.js'
 import { ERR_DUPLICATE_ROUTE } from './errors.js'
-import { joinPath } from './paths.js'
+import { closingParenthesis, joinPath } from './paths.js'
 import { lateRouteHooks, type LateRouteHooks } from './route-hooks.js'
 import { checkHostParams, type Host } from './host.js'
 import type { DtoSchemas } from './dto-registry.js'
@@ -214,17 +214,6 @@ function constraintKey (constraints: Record<string, unknown>): string {
   const keys = Object.keys(constraints)
   if (keys.length === 0) return ''
   return keys.sort().map((key) => `${key}=${String(constraints[key])}`).join(',')
-}
-
-// Index of the parenthesis closing the one at `open`, skipping escaped characters.
-function closingParenthesis (path: string, open: number): number {
-  let depth = 0
-  for (let i = open; i < path.length; i++) {
-    if (path[i] === '\\') i++
-    else if (path[i] === '(') depth++
-    else if (path[i] === ')' && --depth === 0) return i
-  }
-  return path.length
 }
 
 // Segments that are plain text or one parameter with no regular expression or static part.

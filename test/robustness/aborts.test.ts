@@ -7,7 +7,7 @@ import {
   Body, Controller, Get, Hook, Inject, Injectable, Module, Post, Query, REQUEST, Scope, UseGuards, UseInterceptors, UsePipes
 } from '../../plugin/index.js'
 import type { CallHandler, Request } from '../../plugin/index.js'
-import { buildApp, captureLogs, escapes, listen } from './helpers.js'
+import { buildApp, captureLogs, connections, escapes, listen, sendRaw, until } from './helpers.js'
 
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void
@@ -82,27 +82,6 @@ class AnswerFailsController {
 })
 class AbortModule {}
 
-/** Sends `head` (and what follows) on a socket of its own; resolves with the socket once written. */
-function send (port: number, head: string): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(head, () => resolve(socket)))
-    socket.on('error', () => {}) // the server may reset what the client already dropped
-    socket.once('error', reject)
-  })
-}
-
-async function until (condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 2))
-  }
-}
-
-function connections (app: { server: { getConnections (cb: (error: Error | null, count: number) => void): void } }): Promise<number> {
-  return new Promise((resolve, reject) => app.server.getConnections((error, n) => error ? reject(error) : resolve(n)))
-}
-
 test(`clients aborting at every step of the pipeline (${PER_STAGE} per step): each step finishes, nothing is logged as an error but real errors, nothing is retained, the server keeps serving`, async (t) => {
   const logs = captureLogs()
   const app = await buildApp(t, AbortModule, { logger: { stream: logs.stream } })
@@ -115,19 +94,19 @@ test(`clients aborting at every step of the pipeline (${PER_STAGE} per step): ea
   const sockets: net.Socket[] = []
   for (const stage of gated) {
     const url = stage === 'factory' || stage === 'answer-fails' ? `/${stage}` : `/abort/${stage}`
-    for (let i = 0; i < PER_STAGE; i++) sockets.push(await send(port, `GET ${url} HTTP/1.1\r\nHost: localhost\r\n\r\n`))
+    for (let i = 0; i < PER_STAGE; i++) sockets.push(await sendRaw(port, `GET ${url} HTTP/1.1\r\nHost: localhost\r\n\r\n`))
     await until(() => (entered.get(stage) ?? 0) === PER_STAGE, `every ${stage} to start`)
   }
   // Half a body, and a response too large to be read at once.
   for (let i = 0; i < PER_STAGE; i++) {
-    sockets.push(await send(port, 'POST /abort/body HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"half":'))
+    sockets.push(await sendRaw(port, 'POST /abort/body HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"half":'))
   }
   const reading: net.Socket[] = []
-  for (let i = 0; i < PER_STAGE; i++) reading.push(await send(port, 'GET /abort/response HTTP/1.1\r\nHost: localhost\r\n\r\n'))
+  for (let i = 0; i < PER_STAGE; i++) reading.push(await sendRaw(port, 'GET /abort/response HTTP/1.1\r\nHost: localhost\r\n\r\n'))
   await Promise.all(reading.map((socket) => new Promise((resolve) => socket.once('data', resolve))))
 
   for (const socket of [...sockets, ...reading]) socket.destroy()
-  await until(async () => await connections(app) === 0, 'the server to drop the aborted connections')
+  await until(async () => await connections(app.server) === 0, 'the server to drop the aborted connections')
   release()
   for (const stage of gated) await until(() => finished.get(stage) === PER_STAGE, `every ${stage} to finish`)
 

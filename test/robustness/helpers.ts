@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { Writable } from 'node:stream'
 import http from 'node:http'
+import net from 'node:net'
+import assert from 'node:assert/strict'
 import type { TestContext } from 'node:test'
 import { decoratorPlugin } from '../../plugin/index.js'
 import type { DecoratorPluginOptions } from '../../types/index.js'
@@ -74,4 +76,27 @@ export function getWithValue (agent: http.Agent, port: number, path: string, val
       res.on('error', reject)
     }).on('error', reject)
   })
+}
+
+/** Sends `head` (and what follows) on a socket of its own; resolves with the socket once written. */
+export function sendRaw (port: number, head: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(head, () => resolve(socket)))
+    socket.on('error', () => {}) // the server may reset what the client already dropped
+    socket.once('error', reject)
+  })
+}
+
+/** Waits (5 s at most) for a condition to hold. */
+export async function until (condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5000
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+}
+
+/** How many connections the server has open. */
+export function connections (server: net.Server): Promise<number> {
+  return new Promise((resolve, reject) => server.getConnections((error, n) => error ? reject(error) : resolve(n)))
 }

@@ -5,7 +5,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import { Controller, Get, Inject, Injectable, Module, REQUEST, Scope } from '../../plugin/index.js'
 import type { Request } from '../../plugin/index.js'
-import { buildApp, getWithValue, listen } from './helpers.js'
+import { buildApp, connections, getWithValue, listen } from './helpers.js'
 
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void
@@ -43,10 +43,6 @@ class EchoController {
 class LoadModule {}
 
 const get = (agent: http.Agent, port: number, value: string) => getWithValue(agent, port, '/echo', value)
-
-function connections (server: http.Server): Promise<number> {
-  return new Promise((resolve, reject) => server.getConnections((error, count) => error ? reject(error) : resolve(count)))
-}
 
 async function settledHeap (): Promise<number> {
   for (let i = 0; i < 3; i++) {
