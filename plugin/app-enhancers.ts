@@ -1,15 +1,13 @@
 import type { Binding, Container } from './container.js'
-import type { EnhancerLists } from './controller-scan.js'
+import { enhancerKind, enhancerKinds, type EnhancerKind, type EnhancerLists } from './enhancers.js'
 import type { EnhancerRefLists, EnhancerRefs } from './enhancer-ref.js'
-import { type ModuleNode, appEnhancerMethod } from './scanner.js'
+import type { ModuleNode } from './scanner.js'
 import { ERR_INVALID_PROVIDER } from './errors.js'
 import { describe, tokenName } from './describe.js'
 
-const kinds = ['guards', 'pipes', 'interceptors', 'filters'] as const
-
 // Fails on an APP_* instance made by a factory or an alias that lacks its enhancer's method.
-function checkOf (binding: Binding, where: string, kind: typeof kinds[number]): (value: unknown) => void {
-  const { what, method } = appEnhancerMethod(kind)
+function checkOf (binding: Binding, where: string, kind: EnhancerKind): (value: unknown) => void {
+  const { what, method } = enhancerKind(kind)
   const { useFactory, useExisting } = binding.definition
   return (value) => {
     if (typeof (value as Record<string, unknown> | null | undefined)?.[method] === 'function') return
@@ -26,7 +24,7 @@ function checkOf (binding: Binding, where: string, kind: typeof kinds[number]): 
 export function globalEnhancers (refs: EnhancerRefs, container: Container, modules: ModuleNode[], options: EnhancerLists): EnhancerRefLists {
   // A copy: the lists of each kind are replaced below, and refs.lists() may give shared ones.
   const lists = { ...refs.lists(options, container.graph.root) }
-  for (const kind of kinds) {
+  for (const { kind } of enhancerKinds) {
     const app = modules.flatMap((module) => module.appEnhancers.filter((entry) => entry.kind === kind).map(({ token, where }) => {
       const binding = container.declared(module, token)
       return { binding, check: checkOf(binding, where, kind) }

@@ -1,4 +1,5 @@
-import type { ModuleNode, ProviderDefinition, Token } from './scanner.js'
+import type { ModuleNode } from './scanner.js'
+import type { ProviderDefinition, Token } from './providers.js'
 import { tokenName } from './describe.js'
 
 export type Builtin = 'request' | 'fastify' | 'reflector' | 'inquirer' | 'moduleRef'
@@ -64,4 +65,21 @@ export function builtClass (binding: Binding): Function | undefined {
   const target = definition.useExisting !== undefined ? binding.deps[0]?.binding : undefined
   if (target !== undefined) return builtClass(target)
   return binding.built && binding.instance !== null && typeof binding.instance === 'object' ? binding.instance.constructor : undefined
+}
+
+/** A new binding of `definition` in `module`, not yet linked to its dependencies. */
+export function newBinding (module: ModuleNode, definition: ProviderDefinition, kind: BindingKind): Binding {
+  return {
+    token: definition.token,
+    definition,
+    module,
+    kind,
+    deps: [],
+    params: 0,
+    perRequest: false,
+    transient: definition.scope === 'TRANSIENT',
+    instance: undefined,
+    built: false,
+    building: false
+  }
 }

@@ -1,19 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Container as PublicContainer, InjectionToken, Provider, Type } from '../types/index.js'
-import { type ModuleGraph, type ModuleNode, type ProviderDefinition, type Token, normalizeProvider } from './scanner.js'
-import { type Binding, type BindingKind, type Box, type Builtin, type Dependency, bindingName, dependencyPlace } from './binding.js'
+import type { ContextId, Provider, Type } from '../types/index.js'
+import type { ModuleGraph, ModuleNode } from './scanner.js'
+import { normalizeProvider, type ProviderDefinition, type Token } from './providers.js'
+import { type Binding, type BindingKind, type Box, type Builtin, type Dependency, bindingName, dependencyPlace, newBinding } from './binding.js'
 import { declareDependencies } from './dependencies.js'
 import { checkDependencies } from './cycles.js'
-import { ModuleReference, type ModuleRefHost } from './module-reference.js'
+import { ModuleReference, type Lookups } from './module-ref.js'
 import { Reflector } from './reflector.js'
 import { ContextIdFactory, contextHolder, requestOf } from './context-id.js'
 import { FASTIFY, INQUIRER, REQUEST } from './tokens.js'
-import { kApplication, kBuiltinToken, kRequestScope } from './symbols.js'
+import { kBuiltinToken, kRequestScope } from './symbols.js'
 import {
-  ERR_INVALID_PROVIDER, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_DEPENDENCY, ERR_UNKNOWN_OVERRIDE, ERR_UNKNOWN_TOKEN, ERR_PROVIDER_FAILED
+  ERR_INVALID_PROVIDER, ERR_UNKNOWN_DEPENDENCY, ERR_UNKNOWN_OVERRIDE, ERR_PROVIDER_FAILED
 } from './errors.js'
-import { describe, tokenName } from './describe.js'
-import { enhancerClasses, type ControllerScan } from './controller-scan.js'
+import { tokenName } from './describe.js'
 import { andThen, isThenable, promised, whenAll } from './thenable.js'
 
 export type { Binding, BindingKind, Box } from './binding.js'
@@ -47,10 +47,18 @@ function builtinOf (token: Token): Builtin | undefined {
  * What request-scoped instances are kept on: a request, or a context of no request (a ContextId
  * of ContextIdFactory.create()).
  */
+/** A controller as the container binds it: its module, scope, and the enhancer classes it uses, in order. */
+export interface ControllerUse {
+  module: ModuleNode
+  cls: Type
+  scope?: 'DEFAULT' | 'REQUEST'
+  enhancers: Type[]
+}
+
 type ScopeHolder = object & { [kRequestScope]?: Map<Binding, Box | Promise<Box>> }
 type RequestWithScope = FastifyRequest & ScopeHolder
 
-export class Container {
+export class Container implements Lookups {
   readonly graph: ModuleGraph
   readonly reflector = new Reflector()
   #created: Array<{ binding: Binding, instance: unknown }> | undefined = []
@@ -108,14 +116,13 @@ export class Container {
    * the global enhancer classes (resolved in the root module), each controller with its guard,
    * pipe, interceptor and filter classes, then the module classes.
    */
-  bindApplication (globals: unknown[], controllers: ControllerScan[], modules: ModuleNode[]): void {
+  bindApplication (globals: unknown[], controllers: ControllerUse[], modules: ModuleNode[]): void {
     // Indexed loops: this runs once per controller, cold, where each iterator step allocates.
     for (let i = 0; i < globals.length; i++) if (typeof globals[i] === 'function') this.enhancer(this.graph.root, globals[i] as Type)
     for (let i = 0; i < controllers.length; i++) {
-      const scan = controllers[i]
-      this.controller(scan.module, scan.cls, scan.definition.scope)
-      const classes = enhancerClasses(scan)
-      for (let c = 0; c < classes.length; c++) this.enhancer(scan.module, classes[c])
+      const { module, cls, scope, enhancers } = controllers[i]
+      this.controller(module, cls, scope)
+      for (let c = 0; c < enhancers.length; c++) this.enhancer(module, enhancers[c])
     }
     for (let i = 0; i < modules.length; i++) this.moduleClass(modules[i])
     this.#rank = new Map(modules.map((module, i) => [module, i]))
@@ -183,19 +190,7 @@ export class Container {
   }
 
   #binding (module: ModuleNode, definition: ProviderDefinition, kind: BindingKind): Binding {
-    const binding: Binding = {
-      token: definition.token,
-      definition,
-      module,
-      kind,
-      deps: [],
-      params: 0,
-      perRequest: false,
-      transient: definition.scope === 'TRANSIENT',
-      instance: undefined,
-      built: false,
-      building: false
-    }
+    const binding = newBinding(module, definition, kind)
     this.#all.push(binding)
     return binding
   }
@@ -432,6 +427,11 @@ export class Container {
     return promised(() => this.#scoped(binding, request)).then((box) => box.value)
   }
 
+  /** A new instance of a transient binding for one place of use outside any request (a hook, a middleware, an enhancer). */
+  transientInstance (binding: Binding): Promise<unknown> {
+    return promised(() => this.#construct(binding, undefined, undefined)).then((box) => box.value)
+  }
+
   /** For the request pipeline: resolveIn's instance boxed, a promise only when something on the way is async. */
   scoped (binding: Binding, request: RequestWithScope): Box | Promise<Box> {
     return this.#scoped(binding, request)
@@ -469,109 +469,43 @@ export class Container {
   /** The ModuleRef `module`'s classes are given. */
   moduleRef (module: ModuleNode): ModuleReference {
     let ref = this.#moduleRefs.get(module)
-    if (!ref) this.#moduleRefs.set(module, ref = new ModuleReference(this.#moduleRefHost, module))
+    if (!ref) this.#moduleRefs.set(module, ref = new ModuleReference(this, module))
     return ref
   }
 
-  readonly #moduleRefHost: ModuleRefHost = {
-    get: (module, token, strict) => {
-      const builtin = this.#moduleBuiltin(module, token)
-      if (builtin !== undefined) return builtin.value
-      const call = `moduleRef.get(${tokenName(token)}${strict ? ', { strict: true }' : ''})`
-      const found = this.#moduleLookup(module, token, strict, call)
-      if (found.perRequest || found.transient) {
-        throw new ERR_SCOPED_PROVIDER(`${call}: ${bindingName(found)} is ${found.transient ? 'transient' : 'request-scoped'}; use await moduleRef.resolve(${tokenName(token)}) instead.`)
-      }
-      if (!found.built) {
-        throw new ERR_UNKNOWN_TOKEN(`${call}: ${bindingName(found)} is not built yet; call get() from onModuleInit() or later, or inject it.`)
-      }
-      return found.instance
-    },
-    resolve: async (module, token, contextId, strict) => {
-      const builtin = this.#moduleBuiltin(module, token)
-      if (builtin !== undefined) return builtin.value
-      const call = `moduleRef.resolve(${tokenName(token)}${strict ? ', contextId, { strict: true }' : ''})`
-      const found = this.#moduleLookup(module, token, strict, call)
-      if (!found.perRequest && !found.transient) return (await this.#static(found)).value
-      // With a context, a transient is built once for it too, as in NestJS.
-      const holder = contextHolder(contextId ?? ContextIdFactory.create())
-      return (await promised(() => this.#scoped(found, holder, contextId !== undefined))).value
-    },
-    create: async (module, type, contextId) => {
-      if (typeof type !== 'function' || type.prototype === undefined) {
-        throw new ERR_INVALID_PROVIDER(`moduleRef.create() takes a class, given ${describe(type)}.`)
-      }
-      // A binding of no module's: never found by get(), never given lifecycle hooks.
-      const binding: Binding = {
-        token: type,
-        definition: { token: type, useClass: type, scope: 'DEFAULT' },
-        module,
-        kind: 'provider',
-        deps: [],
-        params: 0,
-        perRequest: false,
-        transient: false,
-        instance: undefined,
-        built: false,
-        building: false
-      }
-      this.#link(binding)
-      return (await promised(() => this.#construct(binding, contextHolder(contextId ?? ContextIdFactory.create()), undefined))).value
-    }
-  }
-
-  // The Reflector, or the module's own ModuleRef, asked of a ModuleRef.
-  #moduleBuiltin (module: ModuleNode, token: Token): Box | undefined {
+  /** What `token` is from `module` for a ModuleRef or app.container: a builtin's value, or a binding. */
+  find (module: ModuleNode, token: Token, strict: boolean): Box | Binding | undefined {
     const builtin = this.#builtin(token)
     if (builtin === 'reflector') return { value: this.reflector }
     if (builtin === 'moduleRef') return { value: this.moduleRef(module) }
-    return undefined
+    return strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
   }
 
-  // A ModuleRef's lookup; strict: only what `module` declares.
-  #moduleLookup (module: ModuleNode, token: Token, strict: boolean, call: string): Binding {
-    const found = strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
-    if (found) return found
-    const owner = strict ? this.graph.modules.find((other) => this.#own(other, token) !== undefined) : undefined
-    if (owner) throw new ERR_UNKNOWN_TOKEN(`${call}: ${module.name} does not declare it (${owner.name} does). Leave strict off to look in the whole application.`)
-    throw new ERR_UNKNOWN_TOKEN(`${call}: no module of the application provides this token.`)
+  /** The module that declares `token` itself, if any. */
+  declaring (token: Token): ModuleNode | undefined {
+    return this.graph.modules.find((module) => this.#own(module, token) !== undefined)
+  }
+
+  /** A singleton's instance, built first if need be. */
+  async singleton (binding: Binding): Promise<unknown> {
+    return (await this.#static(binding)).value
+  }
+
+  /** A request-scoped or transient instance for a context, a new context if none. */
+  async inContext (binding: Binding, contextId: ContextId | undefined, keepTransient: boolean): Promise<unknown> {
+    const holder = contextHolder(contextId ?? ContextIdFactory.create())
+    return (await promised(() => this.#scoped(binding, holder, keepTransient))).value
+  }
+
+  /** An instance of a class no module provides, built in `module`: never found by get(), never given lifecycle hooks. */
+  async create (module: ModuleNode, type: Type, contextId: ContextId | undefined): Promise<unknown> {
+    const binding = newBinding(module, { token: type, useClass: type, scope: 'DEFAULT' }, 'provider')
+    this.#link(binding)
+    return (await promised(() => this.#construct(binding, contextHolder(contextId ?? ContextIdFactory.create()), undefined))).value
   }
 
   #visible (module: ModuleNode, token: Token): Binding | undefined {
     const found = this.#lookup(module, token)
     return found instanceof Object ? found : this.#adHoc.get(module)?.get(token)
-  }
-
-  /** The object users reach as `app.container`; tokens carry no type at run time, hence the casts to T. */
-  publicApi (): PublicContainer {
-    const api: PublicContainer = {
-      get: <T>(token: InjectionToken<T>): T => this.#publicGet(token) as T,
-      resolve: async <T>(token: InjectionToken<T>, request?: FastifyRequest): Promise<T> => await this.#publicResolve(token, request) as T
-    }
-    // Marks the decoration as this plugin's, out of sight of enumeration.
-    return Object.defineProperty(api, kApplication, { value: true })
-  }
-
-  #publicGet (token: Token): unknown {
-    const builtin = this.#builtin(token)
-    if (builtin === 'reflector') return this.reflector
-    if (builtin === 'moduleRef') return this.moduleRef(this.graph.root)
-    const binding = this.#find(token)
-    if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.get(${tokenName(token)}): no module provides this token.`)
-    if (binding.perRequest || binding.transient) {
-      throw new ERR_SCOPED_PROVIDER(`container.get(${tokenName(token)}): ${bindingName(binding)} is ${binding.transient ? 'transient' : 'request-scoped'}; use await container.resolve(token, request) instead.`)
-    }
-    // app.container is decorated once every singleton is built: the instance is there.
-    return binding.instance
-  }
-
-  #publicResolve (token: Token, request: FastifyRequest | undefined): unknown {
-    const builtin = this.#builtin(token)
-    if (builtin === 'reflector') return this.reflector
-    if (builtin === 'moduleRef') return this.moduleRef(this.graph.root)
-    const binding = this.#find(token)
-    if (!binding) throw new ERR_UNKNOWN_TOKEN(`container.resolve(${tokenName(token)}): no module provides this token.`)
-    // Without a request, a context of its own stands in (one instance per call).
-    return this.resolveIn(binding, request ?? contextHolder(ContextIdFactory.create()))
   }
 }

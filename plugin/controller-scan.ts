@@ -1,21 +1,16 @@
-import type { CanActivate, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform, Type, VersionValue } from '../types/index.js'
+import type { Type, VersionValue } from '../types/index.js'
 import type { ModuleNode } from './scanner.js'
+import type { ControllerUse } from './container.js'
 import { controllerDefinition, routeDefinitions, type ControllerDefinition, type RouteDefinition, type RouteMethod } from './controller.js'
 import { paramDefinitions, type ParamDefinition } from './params.js'
-import { enhancersOf } from './enhancers.js'
+import { enhancerLists, type EnhancerLists } from './enhancers.js'
 import { handlerVersion } from './version.js'
 import { routeOptionsOf, type RouteOptionsMetadata } from './route-options.js'
 import type { RedirectDefinition } from './http.js'
-import { kFilters, kGuards, kHeaders, kHttpCode, kInterceptors, kPipes, kRedirect, kRender } from './symbols.js'
+import { kHeaders, kHttpCode, kRedirect, kRender } from './symbols.js'
 import { getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { noEnhancerLists, noEntries } from './empty.js'
-
-/** The kinds of enhancers, each with what its entries implement. */
-export interface EnhancerKinds { guards: CanActivate, pipes: PipeTransform, interceptors: NestInterceptor, filters: ExceptionFilter }
-
-/** The guards, pipes, interceptors and filters declared at one level (global, controller or handler). */
-export type EnhancerLists = { [K in keyof EnhancerKinds]: Array<EnhancerEntry<EnhancerKinds[K]>> }
 
 /** Everything a route handler declares, read once. */
 export interface HandlerScan {
@@ -52,15 +47,6 @@ const noDeclarations: OwnDeclarations = Object.freeze({
   headers: noEntries,
   options: Object.freeze({ schema: undefined, config: undefined, constraints: undefined })
 })
-
-function enhancerLists (holder: object): EnhancerLists {
-  const guards = enhancersOf<CanActivate>(kGuards, holder)
-  const pipes = enhancersOf<PipeTransform>(kPipes, holder)
-  const interceptors = enhancersOf<NestInterceptor>(kInterceptors, holder)
-  const filters = enhancersOf<ExceptionFilter>(kFilters, holder)
-  if (guards.length === 0 && pipes.length === 0 && interceptors.length === 0 && filters.length === 0) return noEnhancerLists
-  return { guards, pipes, interceptors, filters }
-}
 
 /** What decorators on a handler function itself declare (its routes and parameters are the class's). */
 type OwnDeclarations = Pick<HandlerScan, 'enhancers' | 'headers' | 'redirect' | 'render' | 'options'> & { status?: number, version?: VersionValue }
@@ -186,11 +172,16 @@ function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteD
   }
 }
 
+/** What the container binds of a scanned controller. */
+export function controllerUse (scan: ControllerScan): ControllerUse {
+  return { module: scan.module, cls: scan.cls, scope: scan.definition.scope, enhancers: enhancerClasses(scan) }
+}
+
 /**
  * The guard, pipe, interceptor and filter classes a controller uses, in the order the container
  * binds them: the controller's own, then each handler's, its parameters' pipes last.
  */
-export function enhancerClasses (scan: ControllerScan): Type[] {
+function enhancerClasses (scan: ControllerScan): Type[] {
   // Run for every controller at startup, where most lists are empty: no copies of them, and
   // plain functions and indexed loops, which allocate nothing in cold code.
   const classes: Type[] = []

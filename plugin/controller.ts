@@ -1,11 +1,12 @@
 import type { ControllerOptions, PrefixTrailingSlash } from '../types/index.js'
 import { kController, kRoutes } from './symbols.js'
-import { declaration, declare, ownDeclaration } from './declarations.js'
+import { declaration, declare, ownDeclaration } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { checkVersion } from './version.js'
 import { refuseTc39 } from './legacy-decorator.js'
 import { hostConstraint } from './host.js'
+import { isScope } from './injectable.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL'
 
@@ -33,7 +34,6 @@ export function checkTrailingSlash (value: unknown, fail: (message: string) => E
 }
 
 const controllerKeys = new Set(['path', 'host', 'version', 'scope', 'prefixTrailingSlash'])
-const scopes = new Set(['DEFAULT', 'REQUEST', 'TRANSIENT'])
 
 /** Declares a controller: `@Controller()`, `@Controller('cats')`, `@Controller({ path, host, version, scope })`. */
 export function Controller (pathOrOptions: string | ControllerOptions = {}): ClassDecorator {
@@ -65,7 +65,7 @@ function checkControllerOptions (options: ControllerOptions, target: Function): 
       throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name} does not know the key "${key}"; use path, host, version, scope or prefixTrailingSlash.`)
     }
   }
-  if (options.scope !== undefined && !scopes.has(options.scope)) {
+  if (options.scope !== undefined && !isScope(options.scope)) {
     throw new ERR_INVALID_DECLARATION(`@Controller() on ${target.name}: scope must be Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT, given ${describe(options.scope)}.`)
   }
 }

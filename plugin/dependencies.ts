@@ -1,5 +1,5 @@
 import type { ForwardReference } from '../types/index.js'
-import type { Token } from './scanner.js'
+import { isToken, type Token } from './providers.js'
 import type { Binding, Dependency } from './binding.js'
 import { constructorOwner, injectedProperties, optionalParams, ownInjectTokens } from './injectable.js'
 import { forwardRefTarget, isForwardRef } from './forward-ref.js'
@@ -8,9 +8,9 @@ import { tokenName } from './describe.js'
 
 const erased = new Set<unknown>([undefined, Object, Function])
 
+// A token a dependency can be found by: not a type erased to Object or Function, nor none.
 function isTokenValue (value: unknown): value is Token {
-  const type = typeof value
-  return !erased.has(value) && (type === 'function' || type === 'string' || type === 'symbol')
+  return !erased.has(value) && isToken(value)
 }
 
 /**

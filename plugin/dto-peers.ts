@@ -1,6 +1,6 @@
 import type { Type } from '../types/index.js'
 import { ERR_MISSING_PEER } from './errors.js'
-import requirePeer from './require-peer.cjs'
+import { optionalPeer } from './peers.js'
 
 /** What the DTO compiler reads from class-validator's and class-transformer's public metadata. */
 export interface ValidationMetadata {
@@ -60,18 +60,12 @@ let peers: DtoPeers | undefined
 /** Loads class-validator, class-transformer and ajv the first time a DTO is compiled. */
 export function loadDtoPeers (): DtoPeers {
   if (peers) return peers
-  const load = (name: string): any => {
-    try {
-      return requirePeer(name)
-    } catch (error) {
-      throw new ERR_MISSING_PEER(`Compiling DTOs needs the optional peer dependencies class-validator and class-transformer, and ${name} could not be loaded. Install them: npm install class-validator class-transformer`, { cause: error })
-    }
-  }
+  const load = (name: string): any => optionalPeer(name, (cause) => new ERR_MISSING_PEER(`Compiling DTOs needs the optional peer dependencies class-validator and class-transformer, and ${name} could not be loaded. Install them: npm install class-validator class-transformer`, { cause }))
   const validator = load('class-validator')
   const transformer = load('class-transformer')
   // class-transformer keeps @Type/@Expose/@Exclude/@Transform here; it has no other public door to them.
   const storage = load('class-transformer/cjs/storage')
-  const ajv = requirePeer('ajv') as any
+  const ajv = load('ajv')
   peers = {
     validators: validator.getMetadataStorage(),
     transformers: storage.defaultMetadataStorage,

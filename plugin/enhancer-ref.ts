@@ -3,7 +3,7 @@ import type { Type } from '../types/index.js'
 import type { Binding, Container } from './container.js'
 import { bindingName } from './binding.js'
 import type { ModuleNode } from './scanner.js'
-import type { EnhancerKinds, EnhancerLists } from './controller-scan.js'
+import { enhancerKinds, type EnhancerKind, type EnhancerKinds, type EnhancerLists } from './enhancers.js'
 import { noEntries, noEnhancerLists } from './empty.js'
 
 /**
@@ -18,7 +18,7 @@ export interface EnhancerRef<T> {
 }
 
 /** The refs of one level's guards, pipes, interceptors and filters. */
-export type EnhancerRefLists = { [K in keyof EnhancerKinds]: Array<EnhancerRef<EnhancerKinds[K]>> }
+export type EnhancerRefLists = { [K in EnhancerKind]: Array<EnhancerRef<EnhancerKinds[K]>> }
 
 /** Tracks refs so their instances can be filled in once the container has built everything. */
 export class EnhancerRefs {
@@ -43,12 +43,9 @@ export class EnhancerRefs {
   lists (lists: EnhancerLists, module: ModuleNode): EnhancerRefLists {
     // Most controllers and handlers declare no enhancer: one shared, frozen set of empty lists.
     if (lists.guards.length === 0 && lists.pipes.length === 0 && lists.interceptors.length === 0 && lists.filters.length === 0) return noEnhancerLists
-    return {
-      guards: this.of(lists.guards, module),
-      pipes: this.of(lists.pipes, module),
-      interceptors: this.of(lists.interceptors, module),
-      filters: this.of(lists.filters, module)
-    }
+    const refs = {} as Record<EnhancerKind, unknown[]>
+    for (let i = 0; i < enhancerKinds.length; i++) refs[enhancerKinds[i].kind] = this.of(lists[enhancerKinds[i].kind], module)
+    return refs as EnhancerRefLists
   }
 
   /**
@@ -69,7 +66,7 @@ export class EnhancerRefs {
     for (const ref of this.#pending) {
       const binding = ref.binding!
       if (binding.perRequest) continue
-      ref.value = binding.transient ? await this.#container.resolveIn(binding, {} as FastifyRequest) : binding.instance
+      ref.value = binding.transient ? await this.#container.transientInstance(binding) : binding.instance
       this.#checks.get(ref)?.(ref.value)
     }
     for (const then of this.#afterFill) then()

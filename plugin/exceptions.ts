@@ -163,3 +163,11 @@ export const GatewayTimeoutException = httpError(504, 'GatewayTimeoutException')
 export type GatewayTimeoutException = HttpException
 export const HttpVersionNotSupportedException = httpError(505, 'HttpVersionNotSupportedException')
 export type HttpVersionNotSupportedException = HttpException
+
+/** The built-in exception of a status with `message`, or an HttpException with the same body. */
+export function exceptionFor (status: number, message?: string | string[]): HttpException {
+  const Cls = builtInExceptions.get(status)
+  if (Cls) return new Cls(message)
+  const error = reasonPhrase(status)
+  return new HttpException({ statusCode: status, message: message ?? error, error }, status)
+}

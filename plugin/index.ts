@@ -10,12 +10,11 @@ requirePeer('reflect-metadata')
 
 export { decoratorPlugin } from './plugin.js'
 export { Module, Global } from './module.js'
-export { Injectable, Inject, Optional } from './injectable.js'
+export { Injectable, Inject, Optional, Scope } from './injectable.js'
 export { forwardRef } from './forward-ref.js'
 export { ModuleRef } from './module-ref.js'
 export { ContextIdFactory } from './context-id.js'
 export { ConfigurableModuleBuilder } from './configurable-module.js'
-export { Scope } from './scope.js'
 export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './tokens.js'
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './controller.js'
 export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator } from './params.js'

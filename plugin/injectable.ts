@@ -1,9 +1,22 @@
-import type { ForwardReference, InjectableOptions, InjectionToken } from '../types/index.js'
+import type { ForwardReference, InjectableOptions, InjectionToken, ScopeName } from '../types/index.js'
 import { kInjectable, kInjectProperties, kInjectTokens, kOptional } from './symbols.js'
 import { defineMetadata, getMetadata, getOwnMetadata } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { legacyDecorator } from './legacy-decorator.js'
 import { noEntries } from './empty.js'
+
+/** Provider lifetimes: one per application, one per request, one per injection point. */
+export const Scope = {
+  DEFAULT: 'DEFAULT',
+  REQUEST: 'REQUEST',
+  TRANSIENT: 'TRANSIENT'
+} as const satisfies Record<ScopeName, ScopeName>
+export type Scope = ScopeName
+
+/** Whether a value is one of the scopes. */
+export function isScope (value: unknown): value is ScopeName {
+  return value === 'DEFAULT' || value === 'REQUEST' || value === 'TRANSIENT'
+}
 
 /** Marks a class as a provider; `scope` sets its lifetime. */
 export function Injectable (options: InjectableOptions = {}): ClassDecorator {

@@ -147,7 +147,7 @@ async function getter (item: Binding | Middleware, container: Container): Promis
   if (typeof item === 'function') return () => item
   const bound = (instance: { use: Middleware }): Middleware => instance.use.bind(instance)
   if (item.perRequest) return (request) => Promise.resolve(container.resolveIn(item, request)).then((instance) => bound(instance as { use: Middleware }))
-  const instance = item.transient ? await container.resolveIn(item, {} as FastifyRequest) : item.instance
+  const instance = item.transient ? await container.transientInstance(item) : item.instance
   const use = bound(instance as { use: Middleware })
   return () => use
 }

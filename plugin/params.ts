@@ -1,6 +1,6 @@
 import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
 import { kParams } from './symbols.js'
-import { declareMember, memberDeclaration, ownMemberDeclaration } from './declarations.js'
+import { declareMember, memberDeclaration, ownMemberDeclaration } from './metadata.js'
 import { ERR_INVALID_DECLARATION } from './errors.js'
 import { describe } from './describe.js'
 import { refuseTc39 } from './legacy-decorator.js'

@@ -7,3 +7,21 @@ import requirePeer from './require-peer.cjs'
 // loading it does. Both export their function as module.exports.
 export const createError = requirePeer('@fastify/error') as typeof createErrorType
 export const fp = requirePeer('fastify-plugin') as typeof fastifyPluginType
+
+const loaded = new Map<string, unknown>()
+
+/**
+ * An optional peer dependency (class-validator, @fastify/cors, ...), loaded on first use and kept:
+ * the one place they are loaded. `missing` makes the error naming who needs it and how to install it.
+ */
+export function optionalPeer<T = any> (name: string, missing: (cause: unknown) => Error): T {
+  if (loaded.has(name)) return loaded.get(name) as T
+  let value: unknown
+  try {
+    value = requirePeer(name)
+  } catch (error) {
+    throw missing(error)
+  }
+  loaded.set(name, value)
+  return value as T
+}

@@ -2,21 +2,24 @@ import type { FastifyInstance } from 'fastify'
 import { fp } from './peers.js'
 import type { DecoratorPluginOptions } from '../types/index.js'
 import { scanModules, initOrder, notAModuleHint, type ModuleNode } from './scanner.js'
-import { scanControllers, type EnhancerLists } from './controller-scan.js'
+import { controllerUse, scanControllers } from './controller-scan.js'
 import { Container, type Binding } from './container.js'
 import { EnhancerRefs, type EnhancerRefLists } from './enhancer-ref.js'
 import { globalEnhancers } from './app-enhancers.js'
+import { optionEnhancers } from './enhancers.js'
 import { createVersioning, type Versioning } from './versioning.js'
-import { checkAppRoutes, checkRoutes, planController, type ControllerPlan, type RouterContext } from './planner.js'
+import { planController, type ControllerPlan, type RouterContext } from './planner.js'
+import { checkAppRoutes, checkRoutes } from './route-checks.js'
 import { named, registerControllers, type Contexts } from './router.js'
 import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
+import { appContainer } from './app-container.js'
 import { lifecycleOrder, runStart, runStop } from './lifecycle.js'
 import { signalShutdown, shutdownSignalsOf } from './shutdown-signals.js'
 import { checkView, registerView } from './view.js'
 import { isModule } from './module.js'
 import { checkTrailingSlash } from './controller.js'
 import { moduleRoutes, planModulePlugins, registerModulePlugins } from './module-plugins.js'
-import { addProviderHooks } from './hook-handlers.js'
+import { addProviderHooks } from './hooks.js'
 import { ERR_ALREADY_REGISTERED, ERR_INVALID_OPTIONS } from './errors.js'
 import { describe } from './describe.js'
 import { kApplication } from './symbols.js'
@@ -137,10 +140,10 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const modules = initOrder(graph)
   const controllers = modules.flatMap((module) => scanControllers(module, nest))
   const foreign = await nest?.finish(controllers)
-  const globals: EnhancerLists = { guards: options.globalGuards ?? [], pipes: options.globalPipes ?? [], interceptors: options.globalInterceptors ?? [], filters: options.globalFilters ?? [] }
+  const globals = optionEnhancers(options)
   // Bind: every provider, controller, enhancer and module class, then scopes and cycles.
   const container = new Container(graph, options.overrides, internal?.seed, foreign)
-  container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers, modules)
+  container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers.map(controllerUse), modules)
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.
   const refs = new EnhancerRefs(container)
@@ -192,7 +195,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     await startLifecycle(app, root, container, lifecycleOrder(container, modules), options, internal)
   }))
   // Decorated last: an application that failed to build leaves nothing on the parent.
-  app.decorate('container', container.publicApi())
+  app.decorate('container', appContainer(container, container.graph.root))
 }
 
 /** Registers a decorator application, from its root module, inside a Fastify app. */

@@ -3,9 +3,9 @@ import type { Binding } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import type { ControllerPlan, RoutePlan, RouterContext } from './planner.js'
 import { createErrorHandler } from './exception-handler.js'
-import { addHooks } from './hook-handlers.js'
+import { addHooks } from './hooks.js'
 import { installRawBodyParsers } from './raw-body.js'
-import { checkMultipart } from './multipart.js'
+import { checkMultipart } from './uploads.js'
 
 /** Each module's and each controller's encapsulated Fastify context, as registration creates them. */
 export type Contexts = Map<ModuleNode | Binding, FastifyInstance>

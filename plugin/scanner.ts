@@ -1,35 +1,22 @@
-import type { DynamicModule, ForwardReference, InjectionToken, ModuleMetadata, Provider, Type } from '../types/index.js'
+import type { DynamicModule, ForwardReference, ModuleMetadata, Provider, Type } from '../types/index.js'
 import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
-import { injectableOptions } from './injectable.js'
 import { forwardRefTarget, isForwardRef } from './forward-ref.js'
 import { kGlobal } from './symbols.js'
 import { getOwnMetadata } from './metadata.js'
 import { isThenable } from './thenable.js'
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from './tokens.js'
+import { appEnhancerKind, type EnhancerKind } from './enhancers.js'
 import {
   ERR_DYNAMIC_MODULE_FAILED, ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE, ERR_UNDEFINED_FORWARD_REF
 } from './errors.js'
 import { describe, tokenName } from './describe.js'
 import { noEntries } from './empty.js'
-
-export type Token = InjectionToken
-
-export interface ProviderDefinition {
-  token: Token
-  useClass?: Type
-  useValue?: unknown
-  useFactory?: (...args: any[]) => unknown
-  inject?: Array<Token | { token: Token, optional?: boolean }>
-  useExisting?: Token
-  scope: 'DEFAULT' | 'REQUEST' | 'TRANSIENT'
-}
-
-export type AppEnhancerKind = 'guards' | 'pipes' | 'interceptors' | 'filters'
+import { injectableOptions } from './injectable.js'
+import { normalizeProvider, type ProviderDefinition, type Token } from './providers.js'
 
 /** A provider under APP_GUARD, APP_PIPE, APP_INTERCEPTOR or APP_FILTER: a global enhancer built in its module. */
 export interface AppEnhancer {
-  kind: AppEnhancerKind
+  kind: EnhancerKind
   /** The provider's own token in its module: each one is kept, none is injectable by the APP_* string. */
   token: symbol
   /** `AuthModule's providers[0] (APP_GUARD, useClass AuthGuard)`, for messages. */
@@ -57,13 +44,6 @@ export interface ModuleGraph {
   modules: ModuleNode[]
   globals: ModuleNode[]
 }
-
-const appEnhancerKinds = new Map<unknown, { kind: AppEnhancerKind, what: string, method: string }>([
-  [APP_GUARD, { kind: 'guards', what: 'guard', method: 'canActivate' }],
-  [APP_PIPE, { kind: 'pipes', what: 'pipe', method: 'transform' }],
-  [APP_INTERCEPTOR, { kind: 'interceptors', what: 'interceptor', method: 'intercept' }],
-  [APP_FILTER, { kind: 'filters', what: 'filter', method: 'catch' }]
-])
 
 // One token per APP_* provider object, so scanning the same modules again (testing) gives the same ones.
 const appTokens = new WeakMap<object, symbol>()
@@ -205,7 +185,7 @@ export async function scanModules (root: Type, replace?: Map<Function, Function>
 
 function addProvider (node: ModuleNode, provider: Provider, where: string): void {
   const definition = normalizeProvider(provider, where)
-  const app = appEnhancerKinds.get(definition.token)
+  const app = appEnhancerKind(definition.token)
   if (app === undefined) {
     node.providers.set(definition.token, definition)
     return
@@ -221,11 +201,6 @@ function addProvider (node: ModuleNode, provider: Provider, where: string): void
   if (token === undefined) appTokens.set(provider as object, token = Symbol(`${definition.token as string} (${how})`))
   node.providers.set(token, { ...definition, token })
   node.appEnhancers.push({ kind: app.kind, token, where: label })
-}
-
-/** What a global enhancer of `kind` must implement, for the check of instances made by factories. */
-export function appEnhancerMethod (kind: AppEnhancerKind): { what: string, method: string } {
-  return [...appEnhancerKinds.values()].find((entry) => entry.kind === kind)!
 }
 
 function addExports (node: ModuleNode, swap: (value: unknown) => unknown): void {
@@ -267,58 +242,6 @@ export function notAModuleHint (value: unknown, injectableFix: string, otherFix 
   if (value !== null && typeof value === 'object' && isModule(value.constructor)) return `It is an instance of ${value.constructor.name}: pass the class itself.`
   if (typeof value !== 'function') return 'Give a class decorated with @Module().'
   return `Decorate the class with @Module()${otherFix === '' ? '' : ` ${otherFix}`}.`
-}
-
-const providerKeys = ['useClass', 'useValue', 'useFactory', 'useExisting'] as const
-
-export function normalizeProvider (provider: Provider, where: string): ProviderDefinition {
-  if (typeof provider === 'function') {
-    const cls: Function = provider
-    if (isModule(cls as unknown)) {
-      throw new ERR_INVALID_PROVIDER(`${where} is the module ${cls.name}; modules belong in imports, not providers.`)
-    }
-    if (cls.prototype === undefined) {
-      throw new ERR_INVALID_PROVIDER(`${where} is a function that is not a class (${cls.name || 'anonymous'}); use { provide: token, useFactory: fn } for a factory.`)
-    }
-    return { token: provider, useClass: provider, scope: checkScope(injectableOptions(cls)?.scope ?? 'DEFAULT', where, cls) }
-  }
-  if (provider === null || typeof provider !== 'object' || !('provide' in provider)) {
-    throw new ERR_INVALID_PROVIDER(`${where} is ${describe(provider)}; a provider is a class or { provide, useClass | useValue | useFactory | useExisting }.`)
-  }
-  const token = (provider as { provide: Token }).provide
-  if (!isToken(token)) {
-    throw new ERR_INVALID_PROVIDER(`${where} has provide: ${describe(token)}; a token is a class, a string or a symbol.`)
-  }
-  const used = providerKeys.filter((key) => key in provider)
-  if (used.length !== 1) {
-    throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}) must have exactly one of useClass, useValue, useFactory, useExisting; it has ${used.length === 0 ? 'none' : used.join(', ')}.`)
-  }
-  const p = provider as Record<string, any>
-  if ('useClass' in p && typeof p.useClass !== 'function') throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): useClass must be a class, given ${describe(p.useClass)}.`)
-  if ('useFactory' in p && typeof p.useFactory !== 'function') throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): useFactory must be a function, given ${describe(p.useFactory)}.`)
-  if ('inject' in p && p.inject !== undefined && !Array.isArray(p.inject)) throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): inject must be an array of tokens.`)
-  for (const [index, entry] of (p.inject ?? []).entries()) {
-    const dependency = entry !== null && typeof entry === 'object' && 'token' in entry ? entry.token : entry
-    if (!isToken(dependency)) {
-      throw new ERR_INVALID_PROVIDER(`${where} (${tokenName(token)}): inject[${index}] is ${describe(entry)}; an entry is a token (class, string or symbol) or { token, optional }.`)
-    }
-  }
-  const scope = checkScope(p.scope ?? (p.useClass ? injectableOptions(p.useClass)?.scope : undefined) ?? 'DEFAULT', where)
-  return { token, useClass: p.useClass, useValue: p.useValue, useFactory: p.useFactory, inject: p.inject, useExisting: p.useExisting, scope }
-}
-
-const scopes = new Set(['DEFAULT', 'REQUEST', 'TRANSIENT'])
-
-// `where` is completed with the class's name only for the message: this runs for every class bound.
-function checkScope (scope: unknown, where: string, cls?: Function): ProviderDefinition['scope'] {
-  if (!scopes.has(scope as string)) {
-    throw new ERR_INVALID_PROVIDER(`${cls === undefined ? where : `${where} (${cls.name})`}: scope must be DEFAULT, REQUEST or TRANSIENT, given ${describe(scope)}. Use Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT.`)
-  }
-  return scope as ProviderDefinition['scope']
-}
-
-export function isToken (value: unknown): value is Token {
-  return typeof value === 'function' || typeof value === 'string' || typeof value === 'symbol'
 }
 
 // Distance = longest import path from the root. Global modules start beyond any such path, so

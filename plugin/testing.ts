@@ -6,9 +6,9 @@ import { ERR_INVALID_OPTIONS } from './errors.js'
 import { describe } from './describe.js'
 
 export { Test, TestingModule, TestingModuleBuilder } from './testing/testing-module.js'
-export type { OverrideBy, OverrideByFactoryOptions, OverrideModule } from './testing/testing-module.js'
+export type { OverrideBy, OverrideModule } from './testing/testing-module.js'
 export type { TestingApplication } from './testing/application.js'
-export type { TestAppOptions, TestContextLike } from '../types/testing.js'
+export type { OverrideByFactoryOptions, TestAppOptions, TestContextLike } from '../types/testing.js'
 
 const usage = 'createTestApp(module, options?, t?)'
 

@@ -1,8 +1,8 @@
 import type { ArgumentMetadata, PipeTransform, Type, ValidationError, ValidationPipeOptions } from '../types/index.js'
 import { BadRequestException } from './exceptions.js'
-import { exceptionFor } from './exception-for.js'
+import { exceptionFor } from './exceptions.js'
 import { ERR_MISSING_PEER } from './errors.js'
-import requirePeer from './require-peer.cjs'
+import { optionalPeer } from './peers.js'
 import { acceptedBy, compileSettings, stripUndeclared, type CompileSettings, type Verdict } from './dto-verdicts.js'
 import { kDtoCompile, kValidateSync } from './symbols.js'
 
@@ -14,27 +14,14 @@ interface Peers {
 }
 
 const peerNames = ['class-validator', 'class-transformer'] as const
-let peers: Peers | undefined
 
 /**
- * Loads the optional peers the first time a ValidationPipe is made. `names` only exists so
+ * The optional peers, loaded the first time a ValidationPipe is made. `names` only exists so
  * that a missing peer can be shown in tests.
  */
 export function loadPeers (names: readonly [string, string] = peerNames): Peers {
-  const defaults = names === peerNames
-  if (defaults && peers) return peers
-  const loaded: unknown[] = []
-  for (const name of names) {
-    try {
-      loaded.push(requirePeer(name))
-    } catch (error) {
-      throw new ERR_MISSING_PEER(`ValidationPipe needs the optional peer dependencies class-validator and class-transformer, and ${name} could not be loaded. Install them: npm install class-validator class-transformer`, { cause: error })
-    }
-  }
-  const [validator, transformer] = loaded as [any, any]
-  const found: Peers = { validate: validator.validate, validateSync: validator.validateSync, plainToInstance: transformer.plainToInstance, instanceToPlain: transformer.instanceToPlain }
-  if (defaults) peers = found
-  return found
+  const [validator, transformer] = names.map((name) => optionalPeer(name, (cause) => new ERR_MISSING_PEER(`ValidationPipe needs the optional peer dependencies class-validator and class-transformer, and ${name} could not be loaded. Install them: npm install class-validator class-transformer`, { cause })))
+  return { validate: validator.validate, validateSync: validator.validateSync, plainToInstance: transformer.plainToInstance, instanceToPlain: transformer.instanceToPlain }
 }
 
 const unvalidated = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date])

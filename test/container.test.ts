@@ -6,7 +6,7 @@ import {
 } from '../plugin/index.js'
 import { Container } from '../plugin/container.js'
 import { scanModules } from '../plugin/scanner.js'
-import { scanControllers } from '../plugin/controller-scan.js'
+import { controllerUse, scanControllers } from '../plugin/controller-scan.js'
 import { build } from './helpers/app.js'
 import { registrationError } from './helpers/registration.js'
 import { sameShape } from './helpers/shape.js'
@@ -544,7 +544,7 @@ test('the NestJS reader is asked only about classes bound after the application:
   const read: Function[] = []
   const graph = await scanModules(AppModule)
   const container = new Container(graph, [], undefined, { aliases: new Map(), readClass: (cls) => { read.push(cls) } })
-  container.bindApplication([], scanControllers(graph.root), [graph.root])
+  container.bindApplication([], scanControllers(graph.root).map(controllerUse), [graph.root])
   container.finalize()
   assert.deepEqual(read, [])
   container.lateEnhancer(graph.root, LateMiddleware)

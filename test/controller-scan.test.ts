@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { Module, Controller, Get, Post, Param, Header, UseGuards, type CanActivate } from '../plugin/index.js'
 import { scanModules } from '../plugin/scanner.js'
 import { routeDefinitions } from '../plugin/controller.js'
-import { scanControllers, enhancerClasses, type ForeignRoutes } from '../plugin/controller-scan.js'
+import { scanControllers, controllerUse, type ForeignRoutes } from '../plugin/controller-scan.js'
 
 class AllowGuard implements CanActivate { canActivate () { return true } }
 
@@ -55,7 +55,7 @@ test('a controller or handler that declares something gets lists of its own', as
   assert.deepEqual(headed.enhancers.guards, [])
   assert.deepEqual(guarded.enhancers.guards, [AllowGuard])
   assert.notEqual(guarded.enhancers, plain.enhancers)
-  assert.deepEqual(enhancerClasses(scan), [AllowGuard, AllowGuard])
+  assert.deepEqual(controllerUse(scan).enhancers, [AllowGuard, AllowGuard])
 })
 
 // A stand-in for another library's reader (NestJS's): its metadata key, and what it is asked.

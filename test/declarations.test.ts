@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { Body, Controller, Get, Module, Param, Post } from '../plugin/index.js'
 import { controllerDefinition, routeDefinitions } from '../plugin/controller.js'
 import { paramDefinitions } from '../plugin/params.js'
-import { declaration, declare, declareMember, memberDeclaration, ownDeclaration, ownMemberDeclaration } from '../plugin/declarations.js'
+import { declaration, declare, declareMember, memberDeclaration, ownDeclaration, ownMemberDeclaration } from '../plugin/metadata.js'
 import { build } from './helpers/app.js'
 
 const kThing = Symbol('thing')

@@ -10,15 +10,15 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 /** Lowest first. A new file of plugin/ takes its place in one of them. */
 const layers: Array<{ name: string, files: string[] }> = [
   // Imported by everything: metadata keys and access, tokens, error codes, message and promise helpers.
-  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'symbols', 'declarations', 'metadata', 'empty', 'tokens', 'errors', 'describe', 'thrown', 'thenable', 'has-method', 'paths', 'legacy-decorator', 'require-peer', 'peers', 'exceptions', 'exception-for', 'scope', 'request-method', 'versioning-type', 'fastify-adapter', 'http-status', 'streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
+  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'symbols', 'metadata', 'empty', 'tokens', 'errors', 'describe', 'thrown', 'thenable', 'has-method', 'paths', 'legacy-decorator', 'require-peer', 'peers', 'exceptions', 'request-method', 'versioning-type', 'fastify-adapter', 'http-status', 'streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
   // Write metadata and check declarations as the decorators are applied; read their metadata back.
-  { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'hooks', 'uploads', 'host', 'nest/keys', 'nest/reader', 'forward-ref', 'module-ref', 'context-id', 'configurable-module'] },
+  { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'uploads', 'host', 'nest/keys', 'nest/reader', 'forward-ref', 'context-id', 'configurable-module'] },
   // The module graph, bindings and instances, lifecycle hooks.
-  { name: 'container', files: ['scanner', 'controller-scan', 'binding', 'dependencies', 'cycles', 'module-reference', 'container', 'enhancer-ref', 'app-enhancers', 'lifecycle', 'nest/tokens'] },
+  { name: 'container', files: ['scanner', 'providers', 'controller-scan', 'binding', 'dependencies', 'cycles', 'module-ref', 'container', 'app-container', 'enhancer-ref', 'app-enhancers', 'lifecycle', 'nest/tokens'] },
   // What runs per request, composed once per route.
-  { name: 'runtime', files: ['execution-context', 'call-handler', 'pipeline', 'exception-handler', 'hook-handlers', 'versioning', 'shared-version', 'multipart', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
+  { name: 'runtime', files: ['execution-context', 'call-handler', 'results', 'arguments', 'guards', 'handler', 'exception-handler', 'hooks', 'versioning', 'shared-version', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
-  { name: 'registration', files: ['planner', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
+  { name: 'registration', files: ['planner', 'route-checks', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/cors', 'testing/lookup', 'testing/seed', 'testing/testing-module'] }
 ]
 

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Hook, type CanActivate } from '../plugin/index.js'
 import { hooksOf } from '../plugin/hooks.js'
-import { enhancersOf } from '../plugin/enhancers.js'
+import { enhancerLists } from '../plugin/enhancers.js'
 import { kGuards, kHooks } from '../plugin/symbols.js'
 
 type Lookup = 'getMetadata' | 'getOwnMetadata' | 'hasOwnMetadata'
@@ -33,7 +33,7 @@ test('a key no decorator has written is absent from every class, without a looku
   class Plain {}
   const before = keysAskedDuring(() => {
     assert.deepEqual(hooksOf(Plain), [])
-    assert.deepEqual(enhancersOf(kGuards, Plain), [])
+    assert.deepEqual(enhancerLists(Plain).guards, [])
   })
   assert.deepEqual(before.filter((key) => key === kHooks || key === kGuards), [])
 
@@ -53,5 +53,5 @@ test('the written keys are shared by every copy of the package in the process, a
   class Guarded {}
   written.add(kGuards)
   Reflect.defineMetadata(kGuards, [AllowAll], Guarded)
-  assert.deepEqual(enhancersOf(kGuards, Guarded), [AllowAll])
+  assert.deepEqual(enhancerLists(Guarded).guards, [AllowAll])
 })

@@ -1,6 +1,5 @@
 // Middleware as NestJS declares it: a module's configure(consumer) applies NestMiddleware classes
 // or functions to routes. They run on Fastify's onRequest hook of the matching routes.
-import type { RequestMethod } from '../plugin/request-method.js'
 import type { Type, VersionValue } from './index.js'
 
 /** A middleware class (built through DI in the module that applies it). */
@@ -14,10 +13,13 @@ export interface NestModule {
   configure(consumer: MiddlewareConsumer): any
 }
 
+/** A value of the `RequestMethod` enum: NestJS's numbers, from GET (0) to UNLOCK (15). */
+type RequestMethodValue = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15
+
 /** A route in forRoutes()/exclude(): a path pattern and a method (`version`: a URI version). */
 export interface RouteInfo {
   path: string
-  method: RequestMethod
+  method: RequestMethodValue
   version?: VersionValue
 }
 

@@ -1,6 +1,7 @@
 import type { DecoratorPluginOptions, ModuleMetadata } from '../../types/index.js'
 import { moduleMetadata } from '../module.js'
-import type { ControllerScan, EnhancerLists } from '../controller-scan.js'
+import type { ControllerScan } from '../controller-scan.js'
+import { enhancerKinds, type EnhancerLists } from '../enhancers.js'
 import { constructorOwner, injectedProperties, injectTokens } from '../injectable.js'
 import { forwardRefTarget, isForwardRef } from '../forward-ref.js'
 import { isThenable } from '../thenable.js'
@@ -9,8 +10,6 @@ import { tokenName } from '../describe.js'
 import { classMetadata, isBare, isNestModule, nestClass, readController, readInjectable, readModule } from './reader.js'
 import { mayBeCoreToken } from './tokens.js'
 import { nestKeys } from './keys.js'
-
-const enhancerKinds = ['guards', 'pipes', 'interceptors', 'filters'] as const
 
 /** What the walk found, and the reading of enhancers it leaves until the controllers are scanned. */
 export interface NestWalk {
@@ -116,7 +115,7 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   // The guards, pipes, interceptors and filters of the scanned controllers, their handlers and parameters.
   const visitLists = (lists: EnhancerLists): void => {
     for (let i = 0; i < enhancerKinds.length; i++) {
-      const entries = lists[enhancerKinds[i]]
+      const entries = lists[enhancerKinds[i].kind]
       for (let j = 0; j < entries.length; j++) visitEnhancer(entries[j])
     }
   }
@@ -136,7 +135,8 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   // Modules the testing entry puts in place of others (overrideModule) are scanned too.
   const replaced = typeof options === 'object' && options !== null ? internalOptions(options)?.replaceModules : undefined
   for (const module of replaced?.values() ?? []) await visitModule(module)
-  for (const list of [options?.globalGuards, options?.globalPipes, options?.globalInterceptors, options?.globalFilters]) {
+  for (const { option } of enhancerKinds) {
+    const list: unknown = options?.[option]
     if (Array.isArray(list)) list.forEach(visitEnhancer)
   }
   if (Array.isArray(options?.overrides)) options.overrides.forEach(visitProvider)

@@ -9,7 +9,7 @@ import {
 } from '../symbols.js'
 import { ERR_NEST_UNSUPPORTED } from '../errors.js'
 import { defineMetadata, getMetadata, getOwnMetadata, hasOwnMetadata } from '../metadata.js'
-import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../declarations.js'
+import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../metadata.js'
 import { describe } from '../describe.js'
 import { VERSION_NEUTRAL } from '../tokens.js'
 import { hostConstraint } from '../host.js'

@@ -1,12 +1,8 @@
 import type { FastifyPluginCallback } from 'fastify'
-import requirePeer from '../require-peer.cjs'
+import { optionalPeer } from '../peers.js'
 import { ERR_MISSING_PEER } from '../errors.js'
 
 /** @fastify/cors, which `enableCors()` registers, as NestJS's Fastify adapter does. `name` only exists for tests. */
 export function loadCors (name = '@fastify/cors'): FastifyPluginCallback<any> {
-  try {
-    return requirePeer(name) as FastifyPluginCallback<any>
-  } catch (error) {
-    throw new ERR_MISSING_PEER(`enableCors() registers ${name}, the optional peer dependency, which could not be loaded. Install it: npm install @fastify/cors`, { cause: error })
-  }
+  return optionalPeer(name, (cause) => new ERR_MISSING_PEER(`enableCors() registers ${name}, the optional peer dependency, which could not be loaded. Install it: npm install @fastify/cors`, { cause }))
 }

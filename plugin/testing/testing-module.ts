@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Container as PublicContainer, ContextId, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import type { NestApplicationOptions } from '../../types/application.js'
+import type { OverrideByFactoryOptions } from '../../types/testing.js'
 import { decoratorPlugin } from '../plugin.js'
 import { Module, isModule } from '../module.js'
 import { FastifyAdapter } from '../fastify-adapter.js'
@@ -12,12 +13,6 @@ import { describe, tokenName } from '../describe.js'
 import { seedFrom } from './seed.js'
 import { getIn, resolveIn } from './lookup.js'
 import { TestingApplication, type ApplicationSource } from './application.js'
-
-/** `useFactory()` of an override, as NestJS takes it. */
-export interface OverrideByFactoryOptions {
-  factory: (...args: any[]) => unknown
-  inject?: InjectionToken[]
-}
 
 /** What an overridden token is replaced with. */
 export interface OverrideBy {

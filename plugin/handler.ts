@@ -1,20 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ArgumentMetadata, CallHandler, CanActivate, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
+import type { CallHandler, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../types/index.js'
 import type { ParamDefinition } from './params.js'
-import type { HandlerScan } from './controller-scan.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
-import { noEntries } from './empty.js'
 import type { Binding, Box, Container } from './container.js'
 import { HttpExecutionContext } from './execution-context.js'
-import { ForbiddenException } from './exceptions.js'
-import { asError } from './thrown.js'
-import { andThen, isThenable, promised, steps } from './thenable.js'
+import { andThen, isThenable, promised } from './thenable.js'
 import type { RedirectDefinition } from './http.js'
-import { uploadExtractor } from './multipart.js'
 import { ERR_INVALID_REDIRECT } from './errors.js'
 import { PendingPayload, isStreamableFile, payloadOf, streamOf } from './streamable-file.js'
-import { hostParamsReader, type Host } from './host.js'
+import type { Host } from './host.js'
 import { handled } from './call-handler.js'
+import { argumentResolver, noArgument, pipesOf, type Extractor } from './arguments.js'
+import { lastValue, settle, unwrap } from './results.js'
 
 // What Node accepts in a header value.
 const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
@@ -22,114 +19,24 @@ const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown
 /** What @fastify/view (an optional peer, never imported here) adds to the reply. */
 type ViewReply = FastifyReply & { view: (name: string, data: unknown) => unknown }
-type Extractor = (request: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
 
-/** What the route handler and guard hook are composed from: a handler's declarations, resolved. */
-export interface HandlerPlan extends Pick<HandlerScan, 'key' | 'method' | 'params' | 'paramTypes' | 'status' | 'headers' | 'redirect' | 'render'> {
+/** What the route handler is composed from: a handler's declarations, resolved. */
+export interface HandlerPlan {
+  key: string | symbol
+  method: (...args: any[]) => any
+  params: ParamDefinition[]
+  /** The parameters' design types, where emitted. */
+  paramTypes: unknown[] | undefined
+  status: number
+  headers: Array<[string, string]>
+  redirect?: RedirectDefinition
+  render?: string
   cls: Type
   controller: Binding
   pipes: Array<EnhancerRef<PipeTransform>>
   interceptors: Array<EnhancerRef<NestInterceptor>>
   /** The route's host constraint: the handler's own, else its controller's. */
   hosts: Host[]
-}
-
-const pipeableKinds = new Set(['param', 'query', 'body', 'custom', 'rawBody', 'file', 'files'])
-
-function isObservable (value: unknown): value is ObservableLike {
-  return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' && !isThenable(value)
-}
-
-/** The last value of an Observable-like (rxjs or any object with `subscribe`). */
-export function lastValue (observable: ObservableLike): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let last: unknown
-    observable.subscribe({ next: (value) => { last = value }, error: reject, complete: () => resolve(last) })
-  })
-}
-
-const unwrap = (value: unknown): unknown => isObservable(value) ? lastValue(value) : value
-
-// What `await` then an Observable's last value give: a promise only when something was pending.
-function settle (value: unknown): unknown {
-  return andThen(value, unwrap)
-}
-
-// What needs no data of its own is one function shared by every route.
-const wholeObject: Partial<Record<ParamDefinition['kind'], Extractor>> = {
-  param: (req) => req.params,
-  query: (req) => req.query,
-  body: (req) => req.body,
-  headers: (req) => req.headers,
-  req: (req) => req,
-  res: (req, reply) => reply,
-  ip: (req) => req.ip,
-  rawBody: (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
-}
-
-function extractor (param: ParamDefinition, plan: HandlerPlan): Extractor {
-  const { kind, data } = param
-  switch (kind) {
-    case 'param':
-    case 'query':
-    case 'body':
-    case 'headers': return data === undefined ? wholeObject[kind]! : keyedExtractor(kind, data)
-    case 'file':
-    case 'files': return uploadExtractor(param)
-    case 'host': return hostExtractor(hostParamsReader(plan.hosts), data)
-    case 'custom': return customExtractor(param.factory!, data)
-    default: return wholeObject[kind]!
-  }
-}
-
-function keyedExtractor (kind: 'param' | 'query' | 'body' | 'headers', data: string): Extractor {
-  switch (kind) {
-    case 'param': return (req) => (req.params as Record<string, unknown>)[data]
-    case 'query': return (req) => (req.query as Record<string, unknown>)[data]
-    case 'body': return (req) => ownProperty(req.body, data)
-    case 'headers': return (req) => req.headers[data]
-  }
-}
-
-function hostExtractor (read: (req: FastifyRequest) => Record<string, string>, data: string | undefined): Extractor {
-  return data === undefined ? (req) => read(req) : (req) => read(req)[data]
-}
-
-function customExtractor (factory: NonNullable<ParamDefinition['factory']>, data: unknown): Extractor {
-  return (req, reply, ctx) => factory(data, ctx!)
-}
-
-function ownProperty (body: unknown, key: string): unknown {
-  if (body === null || body === undefined) return body
-  return Object.prototype.hasOwnProperty.call(body, key) ? (body as Record<string, unknown>)[key] : undefined
-}
-
-// A parameter's pipes in the order they run: global, controller, handler, then its own; the
-// planner gives the list of a parameter with pipes of its own, the others run the handler's.
-function pipesOf (plan: HandlerPlan, param: ParamDefinition, inOrder: Array<EnhancerRef<PipeTransform>> | undefined): Array<EnhancerRef<PipeTransform>> {
-  if (!pipeableKinds.has(param.kind)) return noEntries
-  return inOrder ?? plan.pipes
-}
-
-/** Per parameter: extract, then run its pipes in order (global, controller, handler, parameter). */
-function argumentResolver (plan: HandlerPlan, param: ParamDefinition, refs: EnhancerRefs, pipes: Array<EnhancerRef<PipeTransform>>): Extractor {
-  const extract = extractor(param, plan)
-  if (pipes.length === 0) return extract
-  const metadata: ArgumentMetadata = {
-    type: (['param', 'query', 'body'].includes(param.kind) ? param.kind : 'custom') as ArgumentMetadata['type'],
-    metatype: plan.paramTypes?.[param.index] as Type | undefined,
-    data: param.data
-  }
-  const apply = (pipe: PipeTransform, value: unknown): unknown => pipe.transform(value, metadata)
-  // Sync while the pipes are: a promise only once a pipe or a value is one.
-  const transform = (value: unknown, i: number, req: FastifyRequest): unknown => andThen(refs.get(pipes[i], req), apply, value)
-  if (pipes.length === 1) {
-    // The common case, without the loop: one pipe, whose instance is there unless request-scoped.
-    const [pipe] = pipes
-    const first = (value: unknown, req: FastifyRequest): unknown => pipe.value !== undefined ? pipe.value.transform(value, metadata) : transform(value, 0, req)
-    return (req, reply, ctx) => andThen(extract(req, reply, ctx), first, req)
-  }
-  return (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined)
 }
 
 // What `await next.handle()` gives: always a promise, rejected when the rest of the chain throws synchronously.
@@ -140,9 +47,6 @@ const toPromise = (run: () => unknown): Promise<unknown> => promised(settleRun, 
 const interceptWith = (interceptor: NestInterceptor, ctx: ExecutionContext, next: CallHandler): unknown => interceptor.intercept(ctx, next)
 
 type Invoke = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
-
-// A parameter index no decorator claims: undefined, as NestJS passes.
-const noArgument = (): undefined => undefined
 
 /**
  * Composes the route handler once: arguments, interceptors, then the response. Each part comes
@@ -163,8 +67,8 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   let handsReply = false
   for (let i = 0; i < params.length; i++) {
     const param = params[i]
-    const pipes = pipesOf(plan, param, paramPipes?.get(param))
-    resolvers[param.index] = argumentResolver(plan, param, refs, pipes)
+    const pipes = pipesOf(plan.pipes, param, paramPipes?.get(param))
+    resolvers[param.index] = argumentResolver(param, plan.paramTypes, plan.hosts, refs, pipes)
     // A custom decorator's factory may be async: its value is awaited, as when it has pipes.
     const piped = pipes.length > 0 || param.kind === 'custom'
     awaited[param.index] = piped
@@ -347,32 +251,5 @@ function redirector (redirect: RedirectDefinition, cls: Type, key: string | symb
       throw new ERR_INVALID_REDIRECT(`${cls.name}.${String(key)} returned a redirect URL with characters not allowed in a header (CR, LF or other control characters). Validate or encode redirect targets built from request data.`)
     }
     return reply.redirect(url, given.statusCode ?? redirect.statusCode)
-  }
-}
-
-/** Guards as a route-level preValidation hook: body parsed, schema not yet checked. */
-export function buildGuardHook (guards: Array<EnhancerRef<CanActivate>>, plan: Pick<HandlerPlan, 'cls' | 'method'>, refs: EnhancerRefs) {
-  const { cls, method } = plan
-  const activate = (guard: CanActivate, ctx: ExecutionContext): unknown => settle(guard.canActivate(ctx))
-  const allow = (allowed: unknown): undefined => {
-    if (!allowed) throw new ForbiddenException('Forbidden resource')
-    return undefined
-  }
-  const check = (_: undefined, i: number, req: FastifyRequest, ctx: ExecutionContext): undefined | PromiseLike<undefined> => {
-    const { value } = guards[i]
-    return andThen(value !== undefined ? activate(value, ctx) : andThen(refs.get(guards[i], req), activate, ctx), allow)
-  }
-  // A callback-style hook, so guards that answer synchronously cost no promise.
-  return function fdpGuards (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
-    let pending: undefined | PromiseLike<undefined>
-    try {
-      pending = steps(undefined, guards.length, check, req, new HttpExecutionContext(req, reply, cls, method))
-    } catch (error) {
-      done(asError(error))
-      return
-    }
-    // done() runs the rest of the request, so it is called outside the try.
-    if (pending === undefined) done()
-    else pending.then(() => done(), (error) => done(asError(error)))
   }
 }

@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { ArgumentMetadata, ExecutionContext, PipeTransform, Type } from '../types/index.js'
+import type { ParamDefinition } from './params.js'
+import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import { noEntries } from './empty.js'
+import { andThen, steps } from './thenable.js'
+import { uploadExtractor } from './uploads.js'
+import { hostParamsReader, type Host } from './host.js'
+
+// A handler's arguments: each parameter's value taken from the request, then its pipes run.
+
+export type Extractor = (request: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
+
+const pipeableKinds = new Set(['param', 'query', 'body', 'custom', 'rawBody', 'file', 'files'])
+
+// What needs no data of its own is one function shared by every route.
+const wholeObject: Partial<Record<ParamDefinition['kind'], Extractor>> = {
+  param: (req) => req.params,
+  query: (req) => req.query,
+  body: (req) => req.body,
+  headers: (req) => req.headers,
+  req: (req) => req,
+  res: (req, reply) => reply,
+  ip: (req) => req.ip,
+  rawBody: (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
+}
+
+function extractor (param: ParamDefinition, hosts: Host[]): Extractor {
+  const { kind, data } = param
+  switch (kind) {
+    case 'param':
+    case 'query':
+    case 'body':
+    case 'headers': return data === undefined ? wholeObject[kind]! : keyedExtractor(kind, data)
+    case 'file':
+    case 'files': return uploadExtractor(param)
+    case 'host': return hostExtractor(hostParamsReader(hosts), data)
+    case 'custom': return customExtractor(param.factory!, data)
+    default: return wholeObject[kind]!
+  }
+}
+
+function keyedExtractor (kind: 'param' | 'query' | 'body' | 'headers', data: string): Extractor {
+  switch (kind) {
+    case 'param': return (req) => (req.params as Record<string, unknown>)[data]
+    case 'query': return (req) => (req.query as Record<string, unknown>)[data]
+    case 'body': return (req) => ownProperty(req.body, data)
+    case 'headers': return (req) => req.headers[data]
+  }
+}
+
+function hostExtractor (read: (req: FastifyRequest) => Record<string, string>, data: string | undefined): Extractor {
+  return data === undefined ? (req) => read(req) : (req) => read(req)[data]
+}
+
+function customExtractor (factory: NonNullable<ParamDefinition['factory']>, data: unknown): Extractor {
+  return (req, reply, ctx) => factory(data, ctx!)
+}
+
+function ownProperty (body: unknown, key: string): unknown {
+  if (body === null || body === undefined) return body
+  return Object.prototype.hasOwnProperty.call(body, key) ? (body as Record<string, unknown>)[key] : undefined
+}
+
+// A parameter's pipes in the order they run: global, controller, handler, then its own; the
+// planner gives the list of a parameter with pipes of its own, the others run the handler's.
+export function pipesOf (handlerPipes: Array<EnhancerRef<PipeTransform>>, param: ParamDefinition, inOrder: Array<EnhancerRef<PipeTransform>> | undefined): Array<EnhancerRef<PipeTransform>> {
+  if (!pipeableKinds.has(param.kind)) return noEntries
+  return inOrder ?? handlerPipes
+}
+
+/** Per parameter: extract, then run its pipes in order (global, controller, handler, parameter). */
+export function argumentResolver (param: ParamDefinition, paramTypes: unknown[] | undefined, hosts: Host[], refs: EnhancerRefs, pipes: Array<EnhancerRef<PipeTransform>>): Extractor {
+  const extract = extractor(param, hosts)
+  if (pipes.length === 0) return extract
+  const metadata: ArgumentMetadata = {
+    type: (['param', 'query', 'body'].includes(param.kind) ? param.kind : 'custom') as ArgumentMetadata['type'],
+    metatype: paramTypes?.[param.index] as Type | undefined,
+    data: param.data
+  }
+  const apply = (pipe: PipeTransform, value: unknown): unknown => pipe.transform(value, metadata)
+  // Sync while the pipes are: a promise only once a pipe or a value is one.
+  const transform = (value: unknown, i: number, req: FastifyRequest): unknown => andThen(refs.get(pipes[i], req), apply, value)
+  if (pipes.length === 1) {
+    // The common case, without the loop: one pipe, whose instance is there unless request-scoped.
+    const [pipe] = pipes
+    const first = (value: unknown, req: FastifyRequest): unknown => pipe.value !== undefined ? pipe.value.transform(value, metadata) : transform(value, 0, req)
+    return (req, reply, ctx) => andThen(extract(req, reply, ctx), first, req)
+  }
+  return (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined)
+}
+
+// A parameter index no decorator claims: undefined, as NestJS passes.
+export const noArgument = (): undefined => undefined
