@@ -3,8 +3,8 @@ import type {
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   DynamicModule, Provider, Type
 } from '../types/index.js'
-import { ERR_INVALID_DECLARATION } from './errors.js'
-import { describe } from './describe.js'
+import { ERR_INVALID_DECLARATION } from './util/errors.js'
+import { describe } from './util/describe.js'
 
 type Transform<Extras> = (definition: DynamicModule, extras: Extras) => DynamicModule
 

@@ -8,13 +8,13 @@ import { checkDependencies } from './cycles.js'
 import { ModuleReference, type Lookups } from './module-ref.js'
 import { Reflector } from './reflector.js'
 import { ContextIdFactory, contextHolder, requestOf } from './context-id.js'
-import { FASTIFY, INQUIRER, REQUEST } from './tokens.js'
-import { kBuiltinToken, kRequestScope } from './symbols.js'
+import { FASTIFY, INQUIRER, REQUEST } from './util/tokens.js'
+import { kBuiltinToken, kRequestScope } from './util/symbols.js'
 import {
   ERR_INVALID_PROVIDER, ERR_UNKNOWN_DEPENDENCY, ERR_UNKNOWN_OVERRIDE, ERR_PROVIDER_FAILED
-} from './errors.js'
-import { tokenName } from './describe.js'
-import { andThen, isThenable, promised, whenAll } from './thenable.js'
+} from './util/errors.js'
+import { tokenName } from './util/describe.js'
+import { andThen, isThenable, promised, whenAll } from './util/thenable.js'
 
 export type { Binding, BindingKind, Box } from './binding.js'
 export { bindingName } from './binding.js'

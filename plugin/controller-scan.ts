@@ -7,10 +7,10 @@ import { enhancerLists, type EnhancerLists } from './enhancers.js'
 import { handlerVersion } from './version.js'
 import { routeOptionsOf, type RouteOptionsMetadata } from './route-options.js'
 import type { RedirectDefinition } from './http.js'
-import { kHeaders, kHttpCode, kRedirect, kRender } from './symbols.js'
-import { getOwnMetadata } from './metadata.js'
-import { ERR_INVALID_DECLARATION } from './errors.js'
-import { noEnhancerLists, noEntries } from './empty.js'
+import { kHeaders, kHttpCode, kRedirect, kRender } from './util/symbols.js'
+import { getOwnMetadata } from './util/metadata.js'
+import { ERR_INVALID_DECLARATION } from './util/errors.js'
+import { noEnhancerLists, noEntries } from './util/empty.js'
 
 /** Everything a route handler declares, read once. */
 export interface HandlerScan {

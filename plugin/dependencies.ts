@@ -3,8 +3,8 @@ import { isToken, type Token } from './providers.js'
 import type { Binding, Dependency } from './binding.js'
 import { constructorOwner, injectedProperties, optionalParams, ownInjectTokens } from './injectable.js'
 import { forwardRefTarget, isForwardRef } from './forward-ref.js'
-import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from './errors.js'
-import { tokenName } from './describe.js'
+import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from './util/errors.js'
+import { tokenName } from './util/describe.js'
 
 const erased = new Set<unknown>([undefined, Object, Function])
 

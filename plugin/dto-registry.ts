@@ -5,8 +5,8 @@ import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
 import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
 import { compileSettings, recordVerdict, type CompileSettings, type JudgedPart, type Verdict } from './dto-verdicts.js'
 import { ValidationPipe, isValidatedType } from './validation-pipe.js'
-import { asError } from './thrown.js'
-import { kValidateSync } from './symbols.js'
+import { asError } from './util/thrown.js'
+import { kValidateSync } from './util/symbols.js'
 
 /** One DTO compiled with one set of options. */
 export interface DtoVariant {

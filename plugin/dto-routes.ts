@@ -4,8 +4,8 @@ import type { ParamDefinition } from './params.js'
 import type { DtoSchemas } from './dto-registry.js'
 import type { CompileSettings } from './dto-verdicts.js'
 import { isValidatedType } from './validation-pipe.js'
-import { kDtoCompile } from './symbols.js'
-import { ERR_INVALID_DECLARATION } from './errors.js'
+import { kDtoCompile } from './util/symbols.js'
+import { ERR_INVALID_DECLARATION } from './util/errors.js'
 
 type Part = 'body' | 'querystring' | 'params'
 type Validator = (data: unknown) => unknown

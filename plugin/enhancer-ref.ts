@@ -4,7 +4,7 @@ import type { Binding, Container } from './container.js'
 import { bindingName } from './binding.js'
 import type { ModuleNode } from './scanner.js'
 import { enhancerKinds, type EnhancerKind, type EnhancerKinds, type EnhancerLists } from './enhancers.js'
-import { noEntries, noEnhancerLists } from './empty.js'
+import { noEntries, noEnhancerLists } from './util/empty.js'
 
 /**
  * A guard, pipe, interceptor or filter as the pipeline holds it: an instance given by the

@@ -6,9 +6,9 @@ import { HttpExecutionContext } from './execution-context.js'
 import { catchTypes } from './enhancers.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
 import { builtClass } from './binding.js'
-import { kAnswer, kRouteInfo } from './symbols.js'
-import { describe } from './describe.js'
-import { ThrownValue, asError } from './thrown.js'
+import { kAnswer, kRouteInfo } from './util/symbols.js'
+import { describe } from './util/describe.js'
+import { ThrownValue, asError } from './util/thrown.js'
 
 export interface RouteInfo { cls: Type, handler: (...args: any[]) => any }
 

@@ -3,8 +3,8 @@ import type { CanActivate, ExecutionContext, Type } from '../types/index.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { ForbiddenException } from './exceptions.js'
-import { asError } from './thrown.js'
-import { andThen, steps } from './thenable.js'
+import { asError } from './util/thrown.js'
+import { andThen, steps } from './util/thenable.js'
 import { settle } from './results.js'
 
 /** Guards as a route-level preValidation hook: body parsed, schema not yet checked. */

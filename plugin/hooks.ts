@@ -1,12 +1,12 @@
 import type { HookName } from '../types/index.js'
-import { kHooks } from './symbols.js'
-import { defineMetadata, getMetadata } from './metadata.js'
-import { ERR_INVALID_DECLARATION } from './errors.js'
-import { legacyDecorator } from './legacy-decorator.js'
+import { kHooks } from './util/symbols.js'
+import { defineMetadata, getMetadata } from './util/metadata.js'
+import { ERR_INVALID_DECLARATION } from './util/errors.js'
+import { legacyDecorator } from './util/legacy-decorator.js'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
-import { asError } from './thrown.js'
+import { asError } from './util/thrown.js'
 
 export interface HookDefinition { name: HookName, key: string | symbol }
 

@@ -1,8 +1,8 @@
 // The main entry: every public name is listed here, and test/public-surface.test.ts pins them.
 // reflect-metadata's global types for the package's users, as its import used to give them.
 /// <reference types="reflect-metadata" preserve="true" />
-import * as errorClasses from './errors.js'
-import requirePeer from './require-peer.cjs'
+import * as errorClasses from './util/errors.js'
+import requirePeer from './util/require-peer.cjs'
 
 // Loaded here so users need no side-effect import of their own; required, not imported, for
 // the reason peers.ts gives.
@@ -15,7 +15,7 @@ export { forwardRef } from './forward-ref.js'
 export { ModuleRef } from './module-ref.js'
 export { ContextIdFactory } from './context-id.js'
 export { ConfigurableModuleBuilder } from './configurable-module.js'
-export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './tokens.js'
+export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './util/tokens.js'
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './controller.js'
 export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator } from './params.js'
 export { HttpCode, Header, Redirect, Render } from './http.js'

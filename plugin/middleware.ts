@@ -4,15 +4,15 @@ import type { MiddlewareConfigProxy, MiddlewareConsumer, RouteInfo } from '../ty
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import type { ControllerPlan, RoutePlan } from './planner.js'
-import { joinPath } from './paths.js'
+import { joinPath } from './util/paths.js'
 import { controllerDefinition } from './controller.js'
 import { httpMethod, RequestMethod } from './request-method.js'
 import { matchPath, matchRoute, parsePattern, routedPath, type PathPattern, type Verdict } from './route-pattern.js'
-import { asError } from './thrown.js'
-import { ERR_INVALID_DECLARATION } from './errors.js'
-import { describe } from './describe.js'
-import { hasMethod } from './has-method.js'
-import { isThenable } from './thenable.js'
+import { asError } from './util/thrown.js'
+import { ERR_INVALID_DECLARATION } from './util/errors.js'
+import { describe } from './util/describe.js'
+import { hasMethod } from './util/has-method.js'
+import { isThenable } from './util/thenable.js'
 
 type Middleware = (req: any, res: any, next: (error?: unknown) => void) => unknown
 type Target = { pattern: PathPattern, method?: string } | { controller: Type }

@@ -2,15 +2,15 @@ import type { DynamicModule, ForwardReference, ModuleMetadata, Provider, Type } 
 import { isModule, moduleMetadata } from './module.js'
 import { controllerDefinition } from './controller.js'
 import { forwardRefTarget, isForwardRef } from './forward-ref.js'
-import { kGlobal } from './symbols.js'
-import { getOwnMetadata } from './metadata.js'
-import { isThenable } from './thenable.js'
+import { kGlobal } from './util/symbols.js'
+import { getOwnMetadata } from './util/metadata.js'
+import { isThenable } from './util/thenable.js'
 import { appEnhancerKind, type EnhancerKind } from './enhancers.js'
 import {
   ERR_DYNAMIC_MODULE_FAILED, ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE, ERR_UNDEFINED_FORWARD_REF
-} from './errors.js'
-import { describe, tokenName } from './describe.js'
-import { noEntries } from './empty.js'
+} from './util/errors.js'
+import { describe, tokenName } from './util/describe.js'
+import { noEntries } from './util/empty.js'
 import { injectableOptions } from './injectable.js'
 import { normalizeProvider, type ProviderDefinition, type Token } from './providers.js'
 

@@ -10,7 +10,7 @@ import { Type, plainToInstance } from 'class-transformer'
 import { Body, Controller, Module, Post, ValidationPipe, decoratorPlugin, type ValidationPipeOptions } from '../plugin/index.js'
 import { DtoSchemas } from '../plugin/dto-registry.js'
 import type { CompileSettings } from '../plugin/dto-verdicts.js'
-import { kDtoCompile } from '../plugin/symbols.js'
+import { kDtoCompile } from '../plugin/util/symbols.js'
 import { paramTypes } from './helpers/dto.js'
 
 // Compiling never changes an answer: on generated bodies, a route whose ValidationPipe compiles

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 /** Lowest first. A new file of plugin/ takes its place in one of them. */
 const layers: Array<{ name: string, files: string[] }> = [
   // Imported by everything: metadata keys and access, tokens, error codes, message and promise helpers.
-  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'symbols', 'metadata', 'empty', 'tokens', 'errors', 'describe', 'thrown', 'thenable', 'has-method', 'paths', 'legacy-decorator', 'require-peer', 'peers', 'exceptions', 'request-method', 'versioning-type', 'fastify-adapter', 'http-status', 'streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
+  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'util/symbols', 'util/metadata', 'util/empty', 'util/tokens', 'util/errors', 'util/describe', 'util/thrown', 'util/thenable', 'util/has-method', 'util/paths', 'util/legacy-decorator', 'util/require-peer', 'util/peers', 'exceptions', 'request-method', 'versioning-type', 'fastify-adapter', 'http-status', 'streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
   // Write metadata and check declarations as the decorators are applied; read their metadata back.
   { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'uploads', 'host', 'nest/keys', 'nest/reader', 'forward-ref', 'context-id', 'configurable-module'] },
   // The module graph, bindings and instances, lifecycle hooks.

@@ -6,12 +6,12 @@ import type { PropertyInjection } from '../injectable.js'
 import {
   kCatch, kController, kFilters, kGlobal, kGuards, kHeaders, kHttpCode, kInjectable, kInjectProperties, kInjectTokens, kInterceptors,
   kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
-} from '../symbols.js'
-import { ERR_NEST_UNSUPPORTED } from '../errors.js'
-import { defineMetadata, getMetadata, getOwnMetadata, hasOwnMetadata } from '../metadata.js'
-import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../metadata.js'
-import { describe } from '../describe.js'
-import { VERSION_NEUTRAL } from '../tokens.js'
+} from '../util/symbols.js'
+import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
+import { defineMetadata, getMetadata, getOwnMetadata, hasOwnMetadata } from '../util/metadata.js'
+import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../util/metadata.js'
+import { describe } from '../util/describe.js'
+import { VERSION_NEUTRAL } from '../util/tokens.js'
 import { hostConstraint } from '../host.js'
 import { hasNestKeys, isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods, scopes } from './keys.js'
 

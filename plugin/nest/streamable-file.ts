@@ -1,4 +1,4 @@
-import { kStreamableFile } from '../symbols.js'
+import { kStreamableFile } from '../util/symbols.js'
 
 /**
  * Marks @nestjs/common's StreamableFile as the plugin's own: same getStream() and getHeaders(),

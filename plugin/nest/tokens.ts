@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import type { TokenAliases } from '../container.js'
 import type { InjectionToken, Type } from '../../types/index.js'
 import { Reflector } from '../reflector.js'
-import { INQUIRER, REQUEST } from '../tokens.js'
+import { INQUIRER, REQUEST } from '../util/tokens.js'
 import { ModuleRef } from '../module-ref.js'
-import { ERR_NEST_UNSUPPORTED } from '../errors.js'
+import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
 import { FastifyAdapterHost } from './http-adapter.js'
 
 // The classes of @nestjs/core that NestJS code injects by type; told apart by identity once

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify'
-import { optionalPeer } from '../peers.js'
-import { ERR_MISSING_PEER } from '../errors.js'
+import { optionalPeer } from '../util/peers.js'
+import { ERR_MISSING_PEER } from '../util/errors.js'
 
 /** @fastify/cors, which `enableCors()` registers, as NestJS's Fastify adapter does. `name` only exists for tests. */
 export function loadCors (name = '@fastify/cors'): FastifyPluginCallback<any> {

@@ -1,7 +1,7 @@
 import type { Container as PublicContainer, ContextId, InjectionToken, ModuleRefGetOptions } from '../../types/index.js'
 import { ModuleRef } from '../module-ref.js'
-import { ERR_INVALID_OPTIONS } from '../errors.js'
-import { tokenName } from '../describe.js'
+import { ERR_INVALID_OPTIONS } from '../util/errors.js'
+import { tokenName } from '../util/describe.js'
 
 /**
  * `get(token, { strict })` of a testing module or its application. Strict: only what the test

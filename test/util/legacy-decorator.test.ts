@@ -3,8 +3,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import * as api from '../plugin/index.js'
-import { controllerDefinition, routeDefinitions } from '../plugin/controller.js'
+import * as api from '../../plugin/index.js'
+import { controllerDefinition, routeDefinitions } from '../../plugin/controller.js'
 
 const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,
@@ -102,7 +102,7 @@ test('the legacy calling convention is unaffected, a static member is named as s
 })
 
 test('tsx with a tsconfig lacking experimentalDecorators: loading the app fails naming the decorator, instead of serving 404s', () => {
-  const fixture = fileURLToPath(new URL('./fixtures/tc39/', import.meta.url))
+  const fixture = fileURLToPath(new URL('../fixtures/tc39/', import.meta.url))
   let failure: any
   try {
     // tsx reads the tsconfig.json of the working directory, which sets no experimentalDecorators.

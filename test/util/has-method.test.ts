@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { hasMethod } from '../plugin/has-method.js'
+import { hasMethod } from '../../plugin/util/has-method.js'
 
 test('hasMethod looks on the prototype of a class and on an instance itself', () => {
   class Pipe { transform () {} }

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { andThen, isThenable, promised, steps, whenAll } from '../plugin/thenable.js'
+import { andThen, isThenable, promised, steps, whenAll } from '../../plugin/util/thenable.js'
 
 test('andThen calls on at once when the value is there, after it settles when it is pending', async () => {
   const seen: unknown[] = []

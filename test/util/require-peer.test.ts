@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 // serving the file as source), a peer that requires JSON files still loads.
 test('requirePeer loads peers that require JSON files, under a loader hook too', () => {
   const script = `
-    const { default: requirePeer } = await import(${JSON.stringify(fileURLToPath(new URL('../plugin/require-peer.cts', import.meta.url)))})
+    const { default: requirePeer } = await import(${JSON.stringify(fileURLToPath(new URL('../../plugin/util/require-peer.cts', import.meta.url)))})
     const validator = requirePeer('class-validator')
     const Ajv = requirePeer('ajv').default
     process.stdout.write(JSON.stringify([typeof validator.isEmail, new Ajv().compile({ type: 'string' })('x')]))
