@@ -3,15 +3,15 @@ import type { CallHandler, ExecutionContext, NestInterceptor, ObservableLike, Pi
 import type { ParamDefinition } from './params.js'
 import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
 import type { Binding, Box, Container } from './container.js'
-import { HttpExecutionContext } from './execution-context.js'
+import { HttpExecutionContext } from './common/execution-context.js'
 import { andThen, isThenable, promised } from './util/thenable.js'
 import type { RedirectDefinition } from './http.js'
 import { ERR_INVALID_REDIRECT } from './util/errors.js'
-import { PendingPayload, isStreamableFile, payloadOf, streamOf } from './streamable-file.js'
+import { PendingPayload, isStreamableFile, payloadOf, streamOf } from './common/streamable-file.js'
 import type { Host } from './host.js'
-import { handled } from './call-handler.js'
+import { handled } from './common/call-handler.js'
 import { argumentResolver, noArgument, pipesOf, type Extractor } from './arguments.js'
-import { lastValue, settle, unwrap } from './results.js'
+import { lastValue, settle, unwrap } from './common/results.js'
 
 // What Node accepts in a header value.
 const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/

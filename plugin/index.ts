@@ -19,8 +19,8 @@ export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_I
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './controller.js'
 export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator } from './params.js'
 export { HttpCode, Header, Redirect, Render } from './http.js'
-export { HttpStatus } from './http-status.js'
-export { StreamableFile } from './streamable-file.js'
+export { HttpStatus } from './common/http-status.js'
+export { StreamableFile } from './common/streamable-file.js'
 export { HostParam } from './host.js'
 export { UseGuards, UsePipes, UseInterceptors, UseFilters, Catch } from './enhancers.js'
 export { SetMetadata, Reflector } from './reflector.js'
@@ -35,13 +35,13 @@ export {
   MisdirectedException, UnprocessableEntityException, TooManyRequestsException, InternalServerErrorException,
   NotImplementedException, BadGatewayException, ServiceUnavailableException, GatewayTimeoutException,
   HttpVersionNotSupportedException
-} from './exceptions.js'
-export type { HttpExceptionClass } from './exceptions.js'
+} from './common/exceptions.js'
+export type { HttpExceptionClass } from './common/exceptions.js'
 export { ParseIntPipe, ParseFloatPipe, ParseBoolPipe, ParseUUIDPipe, ParseEnumPipe, ParseArrayPipe, DefaultValuePipe } from './pipes.js'
 export { ValidationPipe } from './validation-pipe.js'
-export { FastifyAdapter } from './fastify-adapter.js'
-export { VersioningType } from './versioning-type.js'
-export { RequestMethod } from './request-method.js'
+export { FastifyAdapter } from './common/fastify-adapter.js'
+export { VersioningType } from './common/versioning-type.js'
+export { RequestMethod } from './common/request-method.js'
 export { Logger } from './logger.js'
 
 /**

@@ -29,7 +29,7 @@ import { addRequestContext, useAppLogger } from './logger.js'
 import { DtoSchemas } from './dto-registry.js'
 import { hasMethod } from './util/has-method.js'
 import { readNestMetadata } from './nest-interop.js'
-import { loadRxjs } from './call-handler.js'
+import { loadRxjs } from './common/call-handler.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }

@@ -5,7 +5,7 @@ import { describe } from './util/describe.js'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { UploadedFileInfo } from '../types/index.js'
 import type { ParamDefinition } from './params.js'
-import { BadRequestException } from './exceptions.js'
+import { BadRequestException } from './common/exceptions.js'
 import { ERR_MISSING_PEER } from './util/errors.js'
 
 function uploadDecorator (kind: 'file' | 'files', name: string) {

@@ -1,6 +1,6 @@
 import type { ArgumentMetadata, PipeTransform, Type, ValidationError, ValidationPipeOptions } from '../types/index.js'
-import { BadRequestException } from './exceptions.js'
-import { exceptionFor } from './exceptions.js'
+import { BadRequestException } from './common/exceptions.js'
+import { exceptionFor } from './common/exceptions.js'
 import { ERR_MISSING_PEER } from './util/errors.js'
 import { optionalPeer } from './util/peers.js'
 import { acceptedBy, compileSettings, stripUndeclared, type CompileSettings, type Verdict } from './dto-verdicts.js'

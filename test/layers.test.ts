@@ -10,13 +10,13 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 /** Lowest first. A new file of plugin/ takes its place in one of them. */
 const layers: Array<{ name: string, files: string[] }> = [
   // Imported by everything: metadata keys and access, tokens, error codes, message and promise helpers.
-  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'util/symbols', 'util/metadata', 'util/empty', 'util/tokens', 'util/errors', 'util/describe', 'util/thrown', 'util/thenable', 'util/has-method', 'util/paths', 'util/legacy-decorator', 'util/require-peer', 'util/peers', 'exceptions', 'request-method', 'versioning-type', 'fastify-adapter', 'http-status', 'streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
+  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'util/symbols', 'util/metadata', 'util/empty', 'util/tokens', 'util/errors', 'util/describe', 'util/thrown', 'util/thenable', 'util/has-method', 'util/paths', 'util/legacy-decorator', 'util/require-peer', 'util/peers', 'common/exceptions', 'common/request-method', 'common/versioning-type', 'common/fastify-adapter', 'common/http-status', 'common/streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
   // Write metadata and check declarations as the decorators are applied; read their metadata back.
   { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'uploads', 'host', 'nest/keys', 'nest/reader', 'forward-ref', 'context-id', 'configurable-module'] },
   // The module graph, bindings and instances, lifecycle hooks.
   { name: 'container', files: ['scanner', 'providers', 'controller-scan', 'binding', 'dependencies', 'cycles', 'module-ref', 'container', 'app-container', 'enhancer-ref', 'app-enhancers', 'lifecycle', 'nest/tokens'] },
   // What runs per request, composed once per route.
-  { name: 'runtime', files: ['execution-context', 'call-handler', 'results', 'arguments', 'guards', 'handler', 'exception-handler', 'hooks', 'versioning', 'shared-version', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
+  { name: 'runtime', files: ['common/execution-context', 'common/call-handler', 'common/results', 'arguments', 'guards', 'handler', 'exception-handler', 'hooks', 'versioning', 'shared-version', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
   { name: 'registration', files: ['planner', 'route-checks', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/cors', 'testing/lookup', 'testing/seed', 'testing/testing-module'] }

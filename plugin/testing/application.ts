@@ -6,7 +6,7 @@ import type {
 import type { FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
-import type { FastifyAdapter } from '../fastify-adapter.js'
+import type { FastifyAdapter } from '../common/fastify-adapter.js'
 import { Logger } from '../logger.js'
 import { ERR_INVALID_OPTIONS } from '../util/errors.js'
 import { describe } from '../util/describe.js'

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream'
 import { types } from 'node:util'
 import type { FastifyReply } from 'fastify'
-import type { StreamableFileOptions } from '../types/index.js'
-import { kStreamableFile } from './util/symbols.js'
-import { isThenable } from './util/thenable.js'
+import type { StreamableFileOptions } from '../../types/index.js'
+import { kStreamableFile } from '../util/symbols.js'
+import { isThenable } from '../util/thenable.js'
 
 /**
  * A file to send as a stream, with its headers: return one from a handler (or an interceptor)

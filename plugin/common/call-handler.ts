@@ -1,5 +1,5 @@
-import type { ObservableLike } from '../types/index.js'
-import { isThenable } from './util/thenable.js'
+import type { ObservableLike } from '../../types/index.js'
+import { isThenable } from '../util/thenable.js'
 
 // `next.handle()` as NestJS code uses it: `await next.handle()` and `next.handle().pipe(...)`.
 // With rxjs installed, it gives an rxjs Observable that is also a promise: subscribing runs the

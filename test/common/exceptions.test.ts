@@ -2,11 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import Fastify, { type FastifyInstance } from 'fastify'
-import * as api from '../plugin/index.js'
+import * as api from '../../plugin/index.js'
 import {
   decoratorPlugin, Module, Controller, Get, Post, Body, Param, Query, HttpException, NotFoundException, ForbiddenException, BadRequestException,
   Catch, UseFilters, ParseIntPipe, type ArgumentsHost, type Response
-} from '../plugin/index.js'
+} from '../../plugin/index.js'
 
 const subclasses: Array<[string, number, string]> = [
   ['BadRequestException', 400, 'Bad Request'],

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyPluginOptions, type FastifyRegisterOptions, type FastifyServerOptions } from 'fastify'
-import type { FastifyPlugin } from '../types/application.js'
-import { ERR_INVALID_OPTIONS } from './util/errors.js'
-import { describe } from './util/describe.js'
+import type { FastifyPlugin } from '../../types/application.js'
+import { ERR_INVALID_OPTIONS } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 
 function isFastifyInstance (value: unknown): value is FastifyInstance {
   return typeof value === 'object' && value !== null && typeof (value as FastifyInstance).register === 'function' && 'server' in value

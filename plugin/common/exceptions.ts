@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
-import type { HttpExceptionOptions } from '../types/index.js'
-import { kExceptionClass } from './util/symbols.js'
+import type { HttpExceptionOptions } from '../../types/index.js'
+import { kExceptionClass } from '../util/symbols.js'
 
 // Where NestJS words a reason phrase unlike Node.
 const phrases: Record<number, string> = { 418: "I'm a teapot" }

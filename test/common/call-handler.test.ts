@@ -4,9 +4,9 @@ import { Observable, catchError, defer, map, of, retry, tap, toArray } from 'rxj
 import {
   Controller, Get, Inject, Injectable, Module, NotFoundException, Param, Scope, UseInterceptors,
   type CallHandler, type ExecutionContext, type HandleResult, type NestInterceptor
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { runWatched } from './helpers/lazy-loading.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { runWatched } from '../helpers/lazy-loading.js'
 
 // next.handle() as NestJS interceptors use it: rxjs operators through .pipe(), while
 // `await next.handle()` keeps working.

@@ -1,5 +1,5 @@
-import type { ObservableLike } from '../types/index.js'
-import { andThen, isThenable } from './util/thenable.js'
+import type { ObservableLike } from '../../types/index.js'
+import { andThen, isThenable } from '../util/thenable.js'
 
 // What a guard, an interceptor or a handler gives: a value, a promise, or an Observable whose
 // last value counts, as NestJS reads them.

@@ -6,8 +6,8 @@ import { once } from 'node:events'
 import {
   Catch, Controller, Get, Header, HttpCode, Module, Res, StreamableFile, UseFilters, UseInterceptors,
   type ArgumentsHost, type CallHandler, type ExceptionFilter, type ExecutionContext, type NestInterceptor, type Response
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 

@@ -2,8 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { STATUS_CODES } from 'node:http'
 import { HttpStatus as NestHttpStatus } from '@nestjs/common'
-import { Controller, Get, HttpCode, HttpException, HttpStatus, Module, Post, Redirect } from '../plugin/index.js'
-import { build } from './helpers/app.js'
+import { Controller, Get, HttpCode, HttpException, HttpStatus, Module, Post, Redirect } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 // Where NestJS's name is not Node's reason phrase in upper snake case.
 const renamed: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ExecutionContext, HttpArgumentsHost, Type } from '../types/index.js'
+import type { ExecutionContext, HttpArgumentsHost, Type } from '../../types/index.js'
 
 /** The context guards, interceptors, filters and custom parameter decorators receive. */
 export class HttpExecutionContext implements ExecutionContext, HttpArgumentsHost {
