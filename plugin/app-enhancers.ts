@@ -1,5 +1,5 @@
 import type { Binding, Container } from './container.js'
-import { enhancerKind, enhancerKinds, type EnhancerKind, type EnhancerLists } from './enhancers.js'
+import { enhancerKind, enhancerKinds, type EnhancerKind, type EnhancerLists } from './decorators/enhancers.js'
 import type { EnhancerRefLists, EnhancerRefs } from './enhancer-ref.js'
 import type { ModuleNode } from './scanner.js'
 import { ERR_INVALID_PROVIDER } from './util/errors.js'

@@ -6,8 +6,8 @@ import { type Binding, type BindingKind, type Box, type Builtin, type Dependency
 import { declareDependencies } from './dependencies.js'
 import { checkDependencies } from './cycles.js'
 import { ModuleReference, type Lookups } from './module-ref.js'
-import { Reflector } from './reflector.js'
-import { ContextIdFactory, contextHolder, requestOf } from './context-id.js'
+import { Reflector } from './decorators/reflector.js'
+import { ContextIdFactory, contextHolder, requestOf } from './decorators/context-id.js'
 import { FASTIFY, INQUIRER, REQUEST } from './util/tokens.js'
 import { kBuiltinToken, kRequestScope } from './util/symbols.js'
 import {

@@ -3,7 +3,7 @@ import type { Type } from '../types/index.js'
 import type { Binding, Container } from './container.js'
 import { bindingName } from './binding.js'
 import type { ModuleNode } from './scanner.js'
-import { enhancerKinds, type EnhancerKind, type EnhancerKinds, type EnhancerLists } from './enhancers.js'
+import { enhancerKinds, type EnhancerKind, type EnhancerKinds, type EnhancerLists } from './decorators/enhancers.js'
 import { noEntries, noEnhancerLists } from './util/empty.js'
 
 /**

@@ -1,6 +1,6 @@
 import type { InjectionToken, Provider, Type } from '../types/index.js'
-import { isModule } from './module.js'
-import { injectableOptions, isScope } from './injectable.js'
+import { isModule } from './decorators/module.js'
+import { injectableOptions, isScope } from './decorators/injectable.js'
 import { ERR_INVALID_PROVIDER } from './util/errors.js'
 import { describe, tokenName } from './util/describe.js'
 

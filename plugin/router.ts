@@ -5,7 +5,7 @@ import type { ControllerPlan, RoutePlan, RouterContext } from './planner.js'
 import { createErrorHandler } from './exception-handler.js'
 import { addHooks } from './hooks.js'
 import { installRawBodyParsers } from './raw-body.js'
-import { checkMultipart } from './uploads.js'
+import { checkMultipart } from './decorators/uploads.js'
 
 /** Each module's and each controller's encapsulated Fastify context, as registration creates them. */
 export type Contexts = Map<ModuleNode | Binding, FastifyInstance>

@@ -1,17 +1,17 @@
 import type { DynamicModule, ForwardReference, ModuleMetadata, Provider, Type } from '../types/index.js'
-import { isModule, moduleMetadata } from './module.js'
-import { controllerDefinition } from './controller.js'
-import { forwardRefTarget, isForwardRef } from './forward-ref.js'
+import { isModule, moduleMetadata } from './decorators/module.js'
+import { controllerDefinition } from './decorators/controller.js'
+import { forwardRefTarget, isForwardRef } from './decorators/forward-ref.js'
 import { kGlobal } from './util/symbols.js'
 import { getOwnMetadata } from './util/metadata.js'
 import { isThenable } from './util/thenable.js'
-import { appEnhancerKind, type EnhancerKind } from './enhancers.js'
+import { appEnhancerKind, type EnhancerKind } from './decorators/enhancers.js'
 import {
   ERR_DYNAMIC_MODULE_FAILED, ERR_INVALID_DECLARATION, ERR_INVALID_EXPORT, ERR_INVALID_PROVIDER, ERR_NOT_A_MODULE, ERR_UNDEFINED_FORWARD_REF
 } from './util/errors.js'
 import { describe, tokenName } from './util/describe.js'
 import { noEntries } from './util/empty.js'
-import { injectableOptions } from './injectable.js'
+import { injectableOptions } from './decorators/injectable.js'
 import { normalizeProvider, type ProviderDefinition, type Token } from './providers.js'
 
 /** A provider under APP_GUARD, APP_PIPE, APP_INTERCEPTOR or APP_FILTER: a global enhancer built in its module. */

@@ -5,7 +5,7 @@ import { VERSION_NEUTRAL } from './util/tokens.js'
 import { ERR_INVALID_OPTIONS } from './util/errors.js'
 import { describe } from './util/describe.js'
 import { asError } from './util/thrown.js'
-import { validVersion } from './version.js'
+import { validVersion } from './decorators/version.js'
 import { checkSharedVersion, installSharedVersion } from './shared-version.js'
 
 type Version = string | symbol

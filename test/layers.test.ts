@@ -12,7 +12,7 @@ const layers: Array<{ name: string, files: string[] }> = [
   // Imported by everything: metadata keys and access, tokens, error codes, message and promise helpers.
   { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'util/symbols', 'util/metadata', 'util/empty', 'util/tokens', 'util/errors', 'util/describe', 'util/thrown', 'util/thenable', 'util/has-method', 'util/paths', 'util/legacy-decorator', 'util/require-peer', 'util/peers', 'common/exceptions', 'common/request-method', 'common/versioning-type', 'common/fastify-adapter', 'common/http-status', 'common/streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
   // Write metadata and check declarations as the decorators are applied; read their metadata back.
-  { name: 'decorators', files: ['module', 'injectable', 'controller', 'version', 'params', 'http', 'enhancers', 'reflector', 'route-options', 'uploads', 'host', 'nest/keys', 'nest/reader', 'forward-ref', 'context-id', 'configurable-module'] },
+  { name: 'decorators', files: ['decorators/module', 'decorators/injectable', 'decorators/controller', 'decorators/version', 'decorators/params', 'decorators/http', 'decorators/enhancers', 'decorators/reflector', 'decorators/route-options', 'decorators/uploads', 'decorators/host', 'nest/keys', 'nest/reader', 'decorators/forward-ref', 'decorators/context-id', 'decorators/configurable-module'] },
   // The module graph, bindings and instances, lifecycle hooks.
   { name: 'container', files: ['scanner', 'providers', 'controller-scan', 'binding', 'dependencies', 'cycles', 'module-ref', 'container', 'app-container', 'enhancer-ref', 'app-enhancers', 'lifecycle', 'nest/tokens'] },
   // What runs per request, composed once per route.

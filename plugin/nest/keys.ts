@@ -1,7 +1,7 @@
 // The metadata keys and enum values @nestjs/common's decorators write, as its published
 // constants and enums name them. Plain strings and numbers: reading them loads nothing of NestJS.
-import type { ParamKind } from '../params.js'
-import type { RouteMethod } from '../controller.js'
+import type { ParamKind } from '../decorators/params.js'
+import type { RouteMethod } from '../decorators/controller.js'
 
 export const nestKeys = {
   imports: 'imports',

@@ -1,8 +1,8 @@
 import type { InjectionToken, ModuleMetadata } from '../../types/index.js'
-import type { ParamDefinition } from '../params.js'
-import type { RouteDefinition, RouteMethod } from '../controller.js'
-import type { RedirectDefinition } from '../http.js'
-import type { PropertyInjection } from '../injectable.js'
+import type { ParamDefinition } from '../decorators/params.js'
+import type { RouteDefinition, RouteMethod } from '../decorators/controller.js'
+import type { RedirectDefinition } from '../decorators/http.js'
+import type { PropertyInjection } from '../decorators/injectable.js'
 import {
   kCatch, kController, kFilters, kGlobal, kGuards, kHeaders, kHttpCode, kInjectable, kInjectProperties, kInjectTokens, kInterceptors,
   kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
@@ -12,7 +12,7 @@ import { defineMetadata, getMetadata, getOwnMetadata, hasOwnMetadata } from '../
 import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclaration } from '../util/metadata.js'
 import { describe } from '../util/describe.js'
 import { VERSION_NEUTRAL } from '../util/tokens.js'
-import { hostConstraint } from '../host.js'
+import { hostConstraint } from '../decorators/host.js'
 import { hasNestKeys, isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods, scopes } from './keys.js'
 
 // Translates what @nestjs/common's decorators wrote on a class into the plugin's own metadata,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TokenAliases } from '../container.js'
 import type { InjectionToken, Type } from '../../types/index.js'
-import { Reflector } from '../reflector.js'
+import { Reflector } from '../decorators/reflector.js'
 import { INQUIRER, REQUEST } from '../util/tokens.js'
 import { ModuleRef } from '../module-ref.js'
 import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'

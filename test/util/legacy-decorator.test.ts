@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import * as api from '../../plugin/index.js'
-import { controllerDefinition, routeDefinitions } from '../../plugin/controller.js'
+import { controllerDefinition, routeDefinitions } from '../../plugin/decorators/controller.js'
 
 const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,

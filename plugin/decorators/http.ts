@@ -1,8 +1,8 @@
-import { kHeaders, kHttpCode, kRedirect, kRender } from './util/symbols.js'
-import { defineMetadata, getOwnMetadata } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
+import { kHeaders, kHttpCode, kRedirect, kRender } from '../util/symbols.js'
+import { defineMetadata, getOwnMetadata } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
 
 /** Sets the success status of a handler. */
 export function HttpCode (status: number): MethodDecorator {

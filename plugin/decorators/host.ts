@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { paramDecorator, type ParamDefinition } from './params.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 
 export type Host = string | RegExp
 

@@ -1,12 +1,12 @@
-import type { UploadedFileOptions } from '../types/index.js'
+import type { UploadedFileOptions } from '../../types/index.js'
 import { paramDecorator, isPipe, type PipeEntry } from './params.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { UploadedFileInfo } from '../types/index.js'
+import type { UploadedFileInfo } from '../../types/index.js'
 import type { ParamDefinition } from './params.js'
-import { BadRequestException } from './common/exceptions.js'
-import { ERR_MISSING_PEER } from './util/errors.js'
+import { BadRequestException } from '../common/exceptions.js'
+import { ERR_MISSING_PEER } from '../util/errors.js'
 
 function uploadDecorator (kind: 'file' | 'files', name: string) {
   return (fieldOrOptions?: string | UploadedFileOptions | PipeEntry, ...pipes: PipeEntry[]): ParameterDecorator => {

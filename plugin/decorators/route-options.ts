@@ -1,9 +1,9 @@
-import type { RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions } from '../types/index.js'
-import { kRouteConfig, kRouteConstraints, kRouteSchema } from './util/symbols.js'
-import { defineMetadata, getOwnMetadata } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
+import type { RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions } from '../../types/index.js'
+import { kRouteConfig, kRouteConstraints, kRouteSchema } from '../util/symbols.js'
+import { defineMetadata, getOwnMetadata } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
 
 type Options = Record<string, unknown>
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Module, Injectable, Inject, Optional, Scope } from '../plugin/index.js'
-import { injectTokens, optionalParams } from '../plugin/injectable.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+import { Module, Injectable, Inject, Optional, Scope } from '../../plugin/index.js'
+import { injectTokens, optionalParams } from '../../plugin/decorators/injectable.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 test('@Inject() with an undefined token fails at declaration, naming the class and parameter', () => {
   assert.throws(() => {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict'
 import {
   Controller, Get, HostParam, Module, ParseIntPipe, Param, RouteConstraints, UseGuards,
   type ExecutionContext
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 const get = (app: Awaited<ReturnType<typeof build>>, url: string, host: string) => app.inject({ url, headers: { host } })
 

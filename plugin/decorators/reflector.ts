@@ -1,6 +1,6 @@
-import type { CreateDecoratorOptions, CustomDecorator, ReflectableDecorator, Type } from '../types/index.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
-import { kBuiltinToken } from './util/symbols.js'
+import type { CreateDecoratorOptions, CustomDecorator, ReflectableDecorator, Type } from '../../types/index.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
+import { kBuiltinToken } from '../util/symbols.js'
 
 type Target = Function | Type
 

@@ -6,8 +6,8 @@ import FormData from 'form-data'
 import {
   decoratorPlugin, Module, Controller, Post, Body, UploadedFile, UploadedFiles,
   type PipeTransform, type UploadedFileInfo
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 const describeFile = (file: UploadedFileInfo | undefined) => file === undefined
   ? null

@@ -1,12 +1,12 @@
-import type { CanActivate, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform } from '../types/index.js'
-import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from './util/symbols.js'
-import { defineMetadata, getMetadata, getOwnMetadata } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
-import { hasMethod } from './util/has-method.js'
-import { noEnhancerLists, noEntries } from './util/empty.js'
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from './util/tokens.js'
+import type { CanActivate, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform } from '../../types/index.js'
+import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from '../util/symbols.js'
+import { defineMetadata, getMetadata, getOwnMetadata } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
+import { hasMethod } from '../util/has-method.js'
+import { noEnhancerLists, noEntries } from '../util/empty.js'
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '../util/tokens.js'
 
 type ClassOrMethodDecorator = ClassDecorator & MethodDecorator
 

@@ -1,9 +1,9 @@
-import type { ForwardReference, InjectableOptions, InjectionToken, ScopeName } from '../types/index.js'
-import { kInjectable, kInjectProperties, kInjectTokens, kOptional } from './util/symbols.js'
-import { defineMetadata, getMetadata, getOwnMetadata } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
-import { noEntries } from './util/empty.js'
+import type { ForwardReference, InjectableOptions, InjectionToken, ScopeName } from '../../types/index.js'
+import { kInjectable, kInjectProperties, kInjectTokens, kOptional } from '../util/symbols.js'
+import { defineMetadata, getMetadata, getOwnMetadata } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
+import { noEntries } from '../util/empty.js'
 
 /** Provider lifetimes: one per application, one per request, one per injection point. */
 export const Scope = {

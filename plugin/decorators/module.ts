@@ -1,9 +1,9 @@
-import type { ModuleMetadata } from '../types/index.js'
-import { kGlobal, kModule } from './util/symbols.js'
-import { defineMetadata, getOwnMetadata, hasOwnMetadata } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
+import type { ModuleMetadata } from '../../types/index.js'
+import { kGlobal, kModule } from '../util/symbols.js'
+import { defineMetadata, getOwnMetadata, hasOwnMetadata } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
 
 const moduleKeys = new Set(['imports', 'controllers', 'providers', 'exports', 'plugins'])
 

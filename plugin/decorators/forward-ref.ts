@@ -1,6 +1,6 @@
-import type { ForwardReference } from '../types/index.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
+import type { ForwardReference } from '../../types/index.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 
 /**
  * A reference read only when the application is registered, once every file has loaded: for

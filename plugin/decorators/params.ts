@@ -1,10 +1,10 @@
-import type { ExecutionContext, PipeTransform, Type } from '../types/index.js'
-import { kParams } from './util/symbols.js'
-import { declareMember, memberDeclaration, ownMemberDeclaration } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
-import { refuseTc39 } from './util/legacy-decorator.js'
-import { hasMethod } from './util/has-method.js'
+import type { ExecutionContext, PipeTransform, Type } from '../../types/index.js'
+import { kParams } from '../util/symbols.js'
+import { declareMember, memberDeclaration, ownMemberDeclaration } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
+import { refuseTc39 } from '../util/legacy-decorator.js'
+import { hasMethod } from '../util/has-method.js'
 
 export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files' | 'host'
 

@@ -2,11 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   Module, Controller, Get, Injectable, Inject, Scope, REQUEST, forwardRef, type OnModuleInit
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
-import { CatsModule, CatsService } from './fixtures/forward-ref-modules/cats.module.js'
-import { OwnersService } from './fixtures/forward-ref-modules/owners.module.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
+import { CatsModule, CatsService } from '../fixtures/forward-ref-modules/cats.module.js'
+import { OwnersService } from '../fixtures/forward-ref-modules/owners.module.js'
 
 test('module files importing each other load and register when both sides use forwardRef', async (t) => {
   const app = await build(t, CatsModule)

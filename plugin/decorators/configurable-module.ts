@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type {
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   DynamicModule, Provider, Type
-} from '../types/index.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
+} from '../../types/index.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 
 type Transform<Extras> = (definition: DynamicModule, extras: Extras) => DynamicModule
 

@@ -4,8 +4,8 @@ import { Readable } from 'node:stream'
 import {
   Module, Controller, Get, Post, Put, Delete, All, HttpCode, Header, Redirect, Res, Query,
   BadRequestException, type Response
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { FastifyInstance } from 'fastify'
-import { Module, Controller, Get, Post, Delete, Hook, Inject, Injectable, Req, FASTIFY, REQUEST, Scope, type ControllerOptions, type Request } from '../plugin/index.js'
-import { routeDefinitions } from '../plugin/controller.js'
-import { build } from './helpers/app.js'
+import { Module, Controller, Get, Post, Delete, Hook, Inject, Injectable, Req, FASTIFY, REQUEST, Scope, type ControllerOptions, type Request } from '../../plugin/index.js'
+import { routeDefinitions } from '../../plugin/decorators/controller.js'
+import { build } from '../helpers/app.js'
 
 // A controller that adds a hook and a request decoration to the context FASTIFY gives it.
 @Controller('a')

@@ -6,9 +6,9 @@ import { Type } from '@sinclair/typebox'
 import {
   decoratorPlugin, Module, Controller, Get, Post, Param, Query, Body, Headers, Req, UseGuards, UseFilters, Catch,
   RouteSchema, RouteConfig, RouteConstraints, type Request, type ArgumentsHost
-} from '../plugin/index.js'
-import { sameShape } from './helpers/shape.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { sameShape } from '../helpers/shape.js'
+import { build } from '../helpers/app.js'
 
 const Cat = {
   type: 'object',

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict'
 import {
   Module, Controller, Get, Post, Param, Query, Body, Headers, Req, Res, Ip, createParamDecorator,
   UsePipes, type ExecutionContext, type Request, type Response, type PipeTransform, type ArgumentMetadata
-} from '../plugin/index.js'
-import { paramDefinitions } from '../plugin/params.js'
-import { build } from './helpers/app.js'
-import { sameShape } from './helpers/shape.js'
+} from '../../plugin/index.js'
+import { paramDefinitions } from '../../plugin/decorators/params.js'
+import { build } from '../helpers/app.js'
+import { sameShape } from '../helpers/shape.js'
 
 test('@Param, @Query, @Body and @Headers give one value by name or the whole object', async (t) => {
   @Controller('p')

@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Module, Controller, Get, Injectable, Inject, SetMetadata, Reflector, UseGuards, UseInterceptors } from '../plugin/index.js'
-import type { CallHandler, CanActivate, ExecutionContext, NestInterceptor } from '../plugin/index.js'
-import { build } from './helpers/app.js'
+import { Module, Controller, Get, Injectable, Inject, SetMetadata, Reflector, UseGuards, UseInterceptors } from '../../plugin/index.js'
+import type { CallHandler, CanActivate, ExecutionContext, NestInterceptor } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 const Roles = (...roles: string[]) => SetMetadata('roles', roles)
 const Public = () => SetMetadata('public', true)

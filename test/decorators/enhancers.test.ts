@@ -5,9 +5,9 @@ import { from, map, of, catchError, throwError, type Observable } from 'rxjs'
 import {
   decoratorPlugin, Module, Controller, Get, Param, Injectable, Inject, Scope, REQUEST, Reflector, SetMetadata,
   UseGuards, UsePipes, UseInterceptors, UseFilters, BadRequestException, NotFoundException
-} from '../plugin/index.js'
-import type { ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Request } from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import type { ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Request } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 const Roles = (...roles: string[]) => SetMetadata('roles', roles)
 
@@ -362,13 +362,13 @@ test('interceptors written with rxjs keep working', async (t) => {
 
 test('rxjs is no dependency: an optional peer, never imported statically', async () => {
   const { readFile, readdir } = await import('node:fs/promises')
-  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'))
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'))
   assert.equal(pkg.dependencies?.rxjs, undefined)
   assert.equal(pkg.peerDependenciesMeta?.rxjs?.optional, true)
-  const dir = new URL('../plugin/', import.meta.url)
-  // Every source file, those in sub-folders (plugin/testing/) included.
+  const dir = new URL('../../plugin/', import.meta.url)
+  // Every source file, those in sub-folders included.
   const files = (await readdir(dir, { recursive: true })).filter((file) => /\.c?ts$/.test(file))
-  assert.ok(files.includes('call-handler.ts'))
+  assert.ok(files.includes('common/call-handler.ts'))
   for (const file of files) {
     assert.doesNotMatch(await readFile(new URL(file, dir), 'utf8'), /from 'rxjs'|require\('rxjs'\)/, file)
   }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
-import type { ContextId } from '../types/index.js'
-import { kContextRequest, kCreatedContext, kRequestContext } from './util/symbols.js'
+import type { ContextId } from '../../types/index.js'
+import { kContextRequest, kCreatedContext, kRequestContext } from '../util/symbols.js'
 
 interface RequestContext extends ContextId { [kContextRequest]: FastifyRequest }
 type RequestWithContext = FastifyRequest & { [kRequestContext]?: RequestContext }

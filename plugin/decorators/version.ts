@@ -1,10 +1,10 @@
-import type { VersionValue } from '../types/index.js'
-import { VERSION_NEUTRAL } from './util/tokens.js'
-import { kVersion } from './util/symbols.js'
-import { defineMetadata, getOwnMetadata } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { describe } from './util/describe.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
+import type { VersionValue } from '../../types/index.js'
+import { VERSION_NEUTRAL } from '../util/tokens.js'
+import { kVersion } from '../util/symbols.js'
+import { defineMetadata, getOwnMetadata } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { describe } from '../util/describe.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
 
 /** A non-empty version string, a non-empty list of them, or VERSION_NEUTRAL. */
 export function validVersion (value: unknown): boolean {
