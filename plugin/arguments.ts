@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ArgumentMetadata, ExecutionContext, PipeTransform, Type } from '../types/index.js'
 import type { ParamDefinition } from './decorators/params.js'
-import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import type { EnhancerRef, EnhancerRefs } from './di/enhancer-ref.js'
 import { noEntries } from './util/empty.js'
 import { andThen, steps } from './util/thenable.js'
 import { uploadExtractor } from './decorators/uploads.js'

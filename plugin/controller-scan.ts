@@ -1,6 +1,6 @@
 import type { Type, VersionValue } from '../types/index.js'
-import type { ModuleNode } from './scanner.js'
-import type { ControllerUse } from './container.js'
+import type { ModuleNode } from './di/scanner.js'
+import type { ControllerUse } from './di/container.js'
 import { controllerDefinition, routeDefinitions, type ControllerDefinition, type RouteDefinition, type RouteMethod } from './decorators/controller.js'
 import { paramDefinitions, type ParamDefinition } from './decorators/params.js'
 import { enhancerLists, type EnhancerLists } from './decorators/enhancers.js'

@@ -1,5 +1,5 @@
 import type { PipeTransform, RouteSchemaOptions } from '../types/index.js'
-import type { EnhancerRef } from './enhancer-ref.js'
+import type { EnhancerRef } from './di/enhancer-ref.js'
 import type { ParamDefinition } from './decorators/params.js'
 import type { DtoSchemas } from './dto-registry.js'
 import type { CompileSettings } from './dto-verdicts.js'

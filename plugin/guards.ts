@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CanActivate, ExecutionContext, Type } from '../types/index.js'
-import type { EnhancerRef, EnhancerRefs } from './enhancer-ref.js'
+import type { EnhancerRef, EnhancerRefs } from './di/enhancer-ref.js'
 import { HttpExecutionContext } from './common/execution-context.js'
 import { ForbiddenException } from './common/exceptions.js'
 import { asError } from './util/thrown.js'

@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import type { ModuleNode } from './scanner.js'
+import type { ModuleNode } from './di/scanner.js'
 import type { ControllerPlan } from './planner.js'
 import { joinPath } from './util/paths.js'
 import { ERR_INVALID_PLUGIN } from './util/errors.js'

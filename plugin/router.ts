@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import type { Binding } from './container.js'
-import type { ModuleNode } from './scanner.js'
+import type { Binding } from './di/container.js'
+import type { ModuleNode } from './di/scanner.js'
 import type { ControllerPlan, RoutePlan, RouterContext } from './planner.js'
 import { createErrorHandler } from './exception-handler.js'
 import { addHooks } from './hooks.js'

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { DecoratorPluginOptions } from '../../types/index.js'
-import type { ForeignMetadata } from '../container.js'
+import type { ForeignMetadata } from '../di/container.js'
 import type { ControllerScan, ForeignRoutes } from '../controller-scan.js'
 import { adoptNestMetadata } from './adopt.js'
 import { nestTokens } from './tokens.js'

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import type { TokenAliases } from '../container.js'
+import type { TokenAliases } from '../di/container.js'
 import type { InjectionToken, Type } from '../../types/index.js'
 import { Reflector } from '../decorators/reflector.js'
 import { INQUIRER, REQUEST } from '../util/tokens.js'
-import { ModuleRef } from '../module-ref.js'
+import { ModuleRef } from '../di/module-ref.js'
 import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
 import { FastifyAdapterHost } from './http-adapter.js'
 

@@ -1,5 +1,5 @@
 import type { Container as PublicContainer, ContextId, InjectionToken, ModuleRefGetOptions } from '../../types/index.js'
-import { ModuleRef } from '../module-ref.js'
+import { ModuleRef } from '../di/module-ref.js'
 import { ERR_INVALID_OPTIONS } from '../util/errors.js'
 import { tokenName } from '../util/describe.js'
 

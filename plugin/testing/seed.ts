@@ -1,5 +1,5 @@
-import type { Binding, Box, Container } from '../container.js'
-import type { Token } from '../providers.js'
+import type { Binding, Box, Container } from '../di/container.js'
+import type { Token } from '../di/providers.js'
 
 // Where a binding sits: scanning the same module graph again gives the same module order.
 function place (binding: Binding): string {

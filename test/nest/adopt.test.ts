@@ -6,10 +6,10 @@ import { adoptNestMetadata } from '../../plugin/nest/adopt.js'
 import { injectTokens, injectableOptions } from '../../plugin/decorators/injectable.js'
 import { isModule, moduleMetadata } from '../../plugin/decorators/module.js'
 import { controllerDefinition, routeDefinitions } from '../../plugin/decorators/controller.js'
-import { scanModules } from '../../plugin/scanner.js'
+import { scanModules } from '../../plugin/di/scanner.js'
 import { scanControllers } from '../../plugin/controller-scan.js'
 import { catchTypes } from '../../plugin/decorators/enhancers.js'
-import { kInternal } from '../../plugin/internal-options.js'
+import { kInternal } from '../../plugin/di/internal-options.js'
 import { Controller, Get, Inject, Module, Param, UseGuards } from '../../plugin/index.js'
 
 // The walk that reads NestJS metadata, on its own: what it reaches, and the @nestjs/core

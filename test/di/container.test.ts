@@ -3,13 +3,13 @@ import assert from 'node:assert/strict'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import {
   decoratorPlugin, Module, Global, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, FASTIFY, Reflector, SetMetadata, UseGuards
-} from '../plugin/index.js'
-import { Container } from '../plugin/container.js'
-import { scanModules } from '../plugin/scanner.js'
-import { controllerUse, scanControllers } from '../plugin/controller-scan.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
-import { sameShape } from './helpers/shape.js'
+} from '../../plugin/index.js'
+import { Container } from '../../plugin/di/container.js'
+import { scanModules } from '../../plugin/di/scanner.js'
+import { controllerUse, scanControllers } from '../../plugin/controller-scan.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
+import { sameShape } from '../helpers/shape.js'
 
 test('a module sees its own providers, imported exports, re-exported modules and globals', async (t) => {
   @Injectable() class Own { name = 'own' }

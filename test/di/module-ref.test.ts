@@ -3,9 +3,9 @@ import assert from 'node:assert/strict'
 import type { FastifyRequest } from 'fastify'
 import {
   Module, Controller, Get, Injectable, Inject, Scope, REQUEST, ModuleRef, ContextIdFactory, type OnModuleInit
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 @Injectable() class FeatureService { name = 'feature' }
 @Controller('feature')

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify'
-import type { Container as PublicContainer, InjectionToken } from '../types/index.js'
+import type { Container as PublicContainer, InjectionToken } from '../../types/index.js'
 import type { ModuleNode } from './scanner.js'
 import type { Container } from './container.js'
 import { singletonFound } from './module-ref.js'
-import { kApplication } from './util/symbols.js'
-import { ERR_UNKNOWN_TOKEN } from './util/errors.js'
-import { tokenName } from './util/describe.js'
+import { kApplication } from '../util/symbols.js'
+import { ERR_UNKNOWN_TOKEN } from '../util/errors.js'
+import { tokenName } from '../util/describe.js'
 
 /**
  * The object users reach as `app.container`: what the root module's ModuleRef finds, from plain

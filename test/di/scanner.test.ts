@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, Injectable, Inject } from '../plugin/index.js'
-import { registrationError } from './helpers/registration.js'
+import { decoratorPlugin, Module, Controller, Get, Injectable, Inject } from '../../plugin/index.js'
+import { registrationError } from '../helpers/registration.js'
 
 async function expectError (module: Function, code: string, ...patterns: Array<RegExp | string>): Promise<void> {
   const error = await registrationError({ module })
@@ -215,7 +215,7 @@ test('a provider that fails to build leaves no container decoration on the paren
 })
 
 test('module files importing each other: an ES module cycle is a ReferenceError while the files load, before the plugin runs', () => {
-  const main = fileURLToPath(new URL('./fixtures/circular-modules/main.ts', import.meta.url))
+  const main = fileURLToPath(new URL('../fixtures/circular-modules/main.ts', import.meta.url))
   const result = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), main], { encoding: 'utf8' })
   assert.notEqual(result.status, 0)
   assert.match(result.stderr, /ReferenceError: Cannot access 'CatsModule' before initialization/)

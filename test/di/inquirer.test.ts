@@ -3,9 +3,9 @@ import assert from 'node:assert/strict'
 import type { FastifyRequest } from 'fastify'
 import {
   Module, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, INQUIRER, ModuleRef
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 // NestJS's documented example: a transient logger that names the class it logs for.
 @Injectable({ scope: Scope.TRANSIENT })

@@ -2,9 +2,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   Module, Global, Controller, Get, Injectable, Inject, forwardRef, type DynamicModule, type OnModuleInit
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 const CONNECTION = Symbol('connection')
 

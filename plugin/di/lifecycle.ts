@@ -1,7 +1,7 @@
 import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
 import { bindingName } from './container.js'
-import { ERR_LIFECYCLE_HOOK } from './util/errors.js'
+import { ERR_LIFECYCLE_HOOK } from '../util/errors.js'
 
 interface HookTarget { instance: any, name: string }
 

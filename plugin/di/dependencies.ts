@@ -1,10 +1,10 @@
-import type { ForwardReference } from '../types/index.js'
+import type { ForwardReference } from '../../types/index.js'
 import { isToken, type Token } from './providers.js'
 import type { Binding, Dependency } from './binding.js'
-import { constructorOwner, injectedProperties, optionalParams, ownInjectTokens } from './decorators/injectable.js'
-import { forwardRefTarget, isForwardRef } from './decorators/forward-ref.js'
-import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from './util/errors.js'
-import { tokenName } from './util/describe.js'
+import { constructorOwner, injectedProperties, optionalParams, ownInjectTokens } from '../decorators/injectable.js'
+import { forwardRefTarget, isForwardRef } from '../decorators/forward-ref.js'
+import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from '../util/errors.js'
+import { tokenName } from '../util/describe.js'
 
 const erased = new Set<unknown>([undefined, Object, Function])
 

@@ -4,9 +4,9 @@ import type { FastifyRequest } from 'fastify'
 import {
   Module, Controller, Get, Injectable, Inject, Optional, Scope, REQUEST, UseGuards,
   type CanActivate, type OnModuleInit
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 const PREFIX = Symbol('prefix')
 

@@ -1,5 +1,5 @@
 import { type Binding, bindingName } from './binding.js'
-import { ERR_CIRCULAR_DEPENDENCY } from './util/errors.js'
+import { ERR_CIRCULAR_DEPENDENCY } from '../util/errors.js'
 
 const breakIt = 'Break the cycle, for example by moving what both need into a third provider'
 

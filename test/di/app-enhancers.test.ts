@@ -6,9 +6,9 @@ import {
   ForbiddenException, NotFoundException, UnauthorizedException, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER,
   type ArgumentsHost, type CallHandler, type CanActivate, type ExceptionFilter, type ExecutionContext,
   type NestInterceptor, type OnModuleInit, type PipeTransform
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 test('APP_* tokens are NestJS\'s strings', () => {
   assert.deepEqual([APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER], ['APP_GUARD', 'APP_PIPE', 'APP_INTERCEPTOR', 'APP_FILTER'])

@@ -1,8 +1,8 @@
-import type { InjectionToken, Provider, Type } from '../types/index.js'
-import { isModule } from './decorators/module.js'
-import { injectableOptions, isScope } from './decorators/injectable.js'
-import { ERR_INVALID_PROVIDER } from './util/errors.js'
-import { describe, tokenName } from './util/describe.js'
+import type { InjectionToken, Provider, Type } from '../../types/index.js'
+import { isModule } from '../decorators/module.js'
+import { injectableOptions, isScope } from '../decorators/injectable.js'
+import { ERR_INVALID_PROVIDER } from '../util/errors.js'
+import { describe, tokenName } from '../util/describe.js'
 
 // A provider as a module or an override lists it, checked and made one shape: its token, how it
 // is made and its scope.

@@ -1,6 +1,6 @@
 import type { ModuleNode } from './scanner.js'
 import type { ProviderDefinition, Token } from './providers.js'
-import { tokenName } from './util/describe.js'
+import { tokenName } from '../util/describe.js'
 
 export type Builtin = 'request' | 'fastify' | 'reflector' | 'inquirer' | 'moduleRef'
 

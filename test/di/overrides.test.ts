@@ -5,8 +5,8 @@ import {
   decoratorPlugin, Module, Global, Controller, Get, Param, Injectable, Inject, UseGuards, UsePipes, UseInterceptors,
   UseFilters, Catch, NotFoundException, UnauthorizedException, ParseIntPipe,
   type CanActivate, type PipeTransform, type NestInterceptor, type CallHandler, type ExceptionFilter, type ArgumentsHost
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 // Counts constructor runs, so a test can prove a replaced class was never built.
 const built = new Map<string, number>()

@@ -1,9 +1,9 @@
 import type { Binding, Container } from './container.js'
-import { enhancerKind, enhancerKinds, type EnhancerKind, type EnhancerLists } from './decorators/enhancers.js'
+import { enhancerKind, enhancerKinds, type EnhancerKind, type EnhancerLists } from '../decorators/enhancers.js'
 import type { EnhancerRefLists, EnhancerRefs } from './enhancer-ref.js'
 import type { ModuleNode } from './scanner.js'
-import { ERR_INVALID_PROVIDER } from './util/errors.js'
-import { describe, tokenName } from './util/describe.js'
+import { ERR_INVALID_PROVIDER } from '../util/errors.js'
+import { describe, tokenName } from '../util/describe.js'
 
 // Fails on an APP_* instance made by a factory or an alias that lacks its enhancer's method.
 function checkOf (binding: Binding, where: string, kind: EnhancerKind): (value: unknown) => void {

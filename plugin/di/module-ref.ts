@@ -1,10 +1,10 @@
-import type { ContextId, InjectionToken, ModuleRefGetOptions, Type } from '../types/index.js'
-import { kBuiltinToken } from './util/symbols.js'
+import type { ContextId, InjectionToken, ModuleRefGetOptions, Type } from '../../types/index.js'
+import { kBuiltinToken } from '../util/symbols.js'
 import type { ModuleNode } from './scanner.js'
 import type { Token } from './providers.js'
 import { bindingName, type Binding, type Box } from './binding.js'
-import { ERR_INVALID_PROVIDER, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_TOKEN } from './util/errors.js'
-import { describe, tokenName } from './util/describe.js'
+import { ERR_INVALID_PROVIDER, ERR_SCOPED_PROVIDER, ERR_UNKNOWN_TOKEN } from '../util/errors.js'
+import { describe, tokenName } from '../util/describe.js'
 
 /**
  * Injected as `ModuleRef`: the providers of the application from the module that injects it.

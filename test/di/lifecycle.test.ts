@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Global, Controller, Get, Injectable, Inject, Scope } from '../plugin/index.js'
-import { registrationError } from './helpers/registration.js'
+import { decoratorPlugin, Module, Global, Controller, Get, Injectable, Inject, Scope } from '../../plugin/index.js'
+import { registrationError } from '../helpers/registration.js'
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify'
-import type { Type } from '../types/index.js'
+import type { Type } from '../../types/index.js'
 import type { Binding, Container } from './container.js'
 import { bindingName } from './binding.js'
 import type { ModuleNode } from './scanner.js'
-import { enhancerKinds, type EnhancerKind, type EnhancerKinds, type EnhancerLists } from './decorators/enhancers.js'
-import { noEntries, noEnhancerLists } from './util/empty.js'
+import { enhancerKinds, type EnhancerKind, type EnhancerKinds, type EnhancerLists } from '../decorators/enhancers.js'
+import { noEntries, noEnhancerLists } from '../util/empty.js'
 
 /**
  * A guard, pipe, interceptor or filter as the pipeline holds it: an instance given by the
