@@ -37,8 +37,8 @@ export {
   HttpVersionNotSupportedException
 } from './common/exceptions.js'
 export type { HttpExceptionClass } from './common/exceptions.js'
-export { ParseIntPipe, ParseFloatPipe, ParseBoolPipe, ParseUUIDPipe, ParseEnumPipe, ParseArrayPipe, DefaultValuePipe } from './pipes.js'
-export { ValidationPipe } from './validation-pipe.js'
+export { ParseIntPipe, ParseFloatPipe, ParseBoolPipe, ParseUUIDPipe, ParseEnumPipe, ParseArrayPipe, DefaultValuePipe } from './validation/pipes.js'
+export { ValidationPipe } from './validation/validation-pipe.js'
 export { FastifyAdapter } from './common/fastify-adapter.js'
 export { VersioningType } from './common/versioning-type.js'
 export { RequestMethod } from './common/request-method.js'

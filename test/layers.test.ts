@@ -16,7 +16,7 @@ const layers: Array<{ name: string, files: string[] }> = [
   // The module graph, bindings and instances, lifecycle hooks.
   { name: 'di/container', files: ['di/scanner', 'di/providers', 'controller-scan', 'di/binding', 'di/dependencies', 'di/cycles', 'di/module-ref', 'di/container', 'di/app-container', 'di/enhancer-ref', 'di/app-enhancers', 'di/lifecycle', 'nest/tokens'] },
   // What runs per request, composed once per route.
-  { name: 'runtime', files: ['common/execution-context', 'common/call-handler', 'common/results', 'arguments', 'guards', 'handler', 'exception-handler', 'hooks', 'versioning', 'shared-version', 'raw-body', 'pipes', 'validation-pipe', 'route-pattern', 'route-hooks', 'dto-peers', 'dto-verdicts', 'dto-schema', 'dto-registry', 'dto-routes'] },
+  { name: 'runtime', files: ['common/execution-context', 'common/call-handler', 'common/results', 'arguments', 'guards', 'handler', 'exception-handler', 'hooks', 'versioning/versioning', 'versioning/shared-version', 'raw-body', 'validation/pipes', 'validation/validation-pipe', 'route-pattern', 'route-hooks', 'validation/dto-peers', 'validation/dto-verdicts', 'validation/dto-schema', 'validation/dto-registry', 'validation/dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
   { name: 'registration', files: ['planner', 'route-checks', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'di/internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/cors', 'testing/lookup', 'testing/seed', 'testing/testing-module'] }

@@ -5,9 +5,9 @@ import {
   Module, Controller, Get, Post, Param, Query, Body, Headers, Req, Injectable, Inject, UsePipes, createParamDecorator,
   ParseIntPipe, ParseFloatPipe, ParseBoolPipe, ParseUUIDPipe, ParseEnumPipe, ParseArrayPipe, DefaultValuePipe,
   HttpException, UnprocessableEntityException
-} from '../plugin/index.js'
-import type { ArgumentMetadata, PipeTransform } from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import type { ArgumentMetadata, PipeTransform } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 const seen: Array<{ value: unknown, metadata: ArgumentMetadata }> = []
 // Objects are copied as plain ones: Fastify's query object has a prototype of its own.

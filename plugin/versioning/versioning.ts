@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingMessage } from 'node:http'
-import type { VersioningOptions, VersionValue } from '../types/index.js'
-import { VERSION_NEUTRAL } from './util/tokens.js'
-import { ERR_INVALID_OPTIONS } from './util/errors.js'
-import { describe } from './util/describe.js'
-import { asError } from './util/thrown.js'
-import { validVersion } from './decorators/version.js'
+import type { VersioningOptions, VersionValue } from '../../types/index.js'
+import { VERSION_NEUTRAL } from '../util/tokens.js'
+import { ERR_INVALID_OPTIONS } from '../util/errors.js'
+import { describe } from '../util/describe.js'
+import { asError } from '../util/thrown.js'
+import { validVersion } from '../decorators/version.js'
 import { checkSharedVersion, installSharedVersion } from './shared-version.js'
 
 type Version = string | symbol

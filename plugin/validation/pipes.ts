@@ -1,5 +1,5 @@
-import type { ParseArrayOptions, ParsePipeOptions, PipeTransform } from '../types/index.js'
-import { exceptionFor } from './common/exceptions.js'
+import type { ParseArrayOptions, ParsePipeOptions, PipeTransform } from '../../types/index.js'
+import { exceptionFor } from '../common/exceptions.js'
 
 const isNil = (value: unknown): value is null | undefined => value === null || value === undefined
 

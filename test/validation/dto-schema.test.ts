@@ -9,9 +9,9 @@ import {
   type ValidatorConstraintInterface
 } from 'class-validator'
 import { Exclude, Expose, Transform, Type } from 'class-transformer'
-import { compileDto, merge, NotCompilable } from '../plugin/dto-schema.js'
-import { DtoSchemas } from '../plugin/dto-registry.js'
-import { compileSettings, type VerdictOptions } from '../plugin/dto-verdicts.js'
+import { compileDto, merge, NotCompilable } from '../../plugin/validation/dto-schema.js'
+import { DtoSchemas } from '../../plugin/validation/dto-registry.js'
+import { compileSettings, type VerdictOptions } from '../../plugin/validation/dto-verdicts.js'
 
 const defaults: VerdictOptions = { forbidUnknownValues: false }
 const schemaOf = (cls: Function, options: Partial<VerdictOptions> = {}) => compileDto(cls, { ...defaults, ...options }).schema

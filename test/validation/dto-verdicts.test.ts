@@ -3,10 +3,10 @@ import assert from 'node:assert/strict'
 import { isDeepStrictEqual } from 'node:util'
 import { IsInt, IsString, Min, Validator } from 'class-validator'
 import type { FastifyRequest } from 'fastify'
-import { Body, Controller, Injectable, Module, Post, UseInterceptors, ValidationPipe, type CallHandler, type ExecutionContext, type NestInterceptor } from '../plugin/index.js'
-import { acceptedBy, recordVerdict, type Verdict } from '../plugin/dto-verdicts.js'
-import { build } from './helpers/app.js'
-import { paramTypes } from './helpers/dto.js'
+import { Body, Controller, Injectable, Module, Post, UseInterceptors, ValidationPipe, type CallHandler, type ExecutionContext, type NestInterceptor } from '../../plugin/index.js'
+import { acceptedBy, recordVerdict, type Verdict } from '../../plugin/validation/dto-verdicts.js'
+import { build } from '../helpers/app.js'
+import { paramTypes } from '../helpers/dto.js'
 
 // How a compiled DTO's verdict reaches the pipe: Fastify's validation step records it for the
 // value it judged, and the pipe takes it when it is handed that very value. class-validator's

@@ -4,9 +4,9 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import {
   decoratorPlugin, Module, Controller, Get, Post, Version, VERSION_NEUTRAL, UseFilters, Catch,
   BadRequestException, type ArgumentsHost, type Response, type DecoratorPluginOptions, type ExceptionFilter
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 // One path, several handlers: the controller's version, overrides, a list, and a neutral one.
 @Controller({ path: 'cats', version: '1' })

@@ -1,11 +1,11 @@
-import type { PipeTransform, RouteSchemaOptions } from '../types/index.js'
-import type { EnhancerRef } from './di/enhancer-ref.js'
-import type { ParamDefinition } from './decorators/params.js'
+import type { PipeTransform, RouteSchemaOptions } from '../../types/index.js'
+import type { EnhancerRef } from '../di/enhancer-ref.js'
+import type { ParamDefinition } from '../decorators/params.js'
 import type { DtoSchemas } from './dto-registry.js'
 import type { CompileSettings } from './dto-verdicts.js'
 import { isValidatedType } from './validation-pipe.js'
-import { kDtoCompile } from './util/symbols.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
+import { kDtoCompile } from '../util/symbols.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
 
 type Part = 'body' | 'querystring' | 'params'
 type Validator = (data: unknown) => unknown

@@ -1,6 +1,6 @@
-import type { Type } from '../types/index.js'
-import { ERR_MISSING_PEER } from './util/errors.js'
-import { optionalPeer } from './util/peers.js'
+import type { Type } from '../../types/index.js'
+import { ERR_MISSING_PEER } from '../util/errors.js'
+import { optionalPeer } from '../util/peers.js'
 
 /** What the DTO compiler reads from class-validator's and class-transformer's public metadata. */
 export interface ValidationMetadata {

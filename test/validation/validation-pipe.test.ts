@@ -2,10 +2,10 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { IsInt, IsOptional, IsString, Min, ValidateNested, ArrayMinSize } from 'class-validator'
 import { Type } from 'class-transformer'
-import { Module, Controller, Get, Post, Body, Query, Param, UsePipes, ValidationPipe, HttpException, BadRequestException } from '../plugin/index.js'
-import type { ArgumentMetadata, ValidationError, ValidationPipeOptions } from '../plugin/index.js'
-import { loadPeers } from '../plugin/validation-pipe.js'
-import { build } from './helpers/app.js'
+import { Module, Controller, Get, Post, Body, Query, Param, UsePipes, ValidationPipe, HttpException, BadRequestException } from '../../plugin/index.js'
+import type { ArgumentMetadata, ValidationError, ValidationPipeOptions } from '../../plugin/index.js'
+import { loadPeers } from '../../plugin/validation/validation-pipe.js'
+import { build } from '../helpers/app.js'
 
 class Inner {
   @IsInt() n!: number

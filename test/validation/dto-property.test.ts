@@ -7,11 +7,11 @@ import {
   IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, MinLength, ValidateNested, validateSync
 } from 'class-validator'
 import { Type, plainToInstance } from 'class-transformer'
-import { Body, Controller, Module, Post, ValidationPipe, decoratorPlugin, type ValidationPipeOptions } from '../plugin/index.js'
-import { DtoSchemas } from '../plugin/dto-registry.js'
-import type { CompileSettings } from '../plugin/dto-verdicts.js'
-import { kDtoCompile } from '../plugin/util/symbols.js'
-import { paramTypes } from './helpers/dto.js'
+import { Body, Controller, Module, Post, ValidationPipe, decoratorPlugin, type ValidationPipeOptions } from '../../plugin/index.js'
+import { DtoSchemas } from '../../plugin/validation/dto-registry.js'
+import type { CompileSettings } from '../../plugin/validation/dto-verdicts.js'
+import { kDtoCompile } from '../../plugin/util/symbols.js'
+import { paramTypes } from '../helpers/dto.js'
 
 // Compiling never changes an answer: on generated bodies, a route whose ValidationPipe compiles
 // the DTO answers exactly as the same route without compiling (status, 400 messages in order,

@@ -1,10 +1,10 @@
-import type { ArgumentMetadata, PipeTransform, Type, ValidationError, ValidationPipeOptions } from '../types/index.js'
-import { BadRequestException } from './common/exceptions.js'
-import { exceptionFor } from './common/exceptions.js'
-import { ERR_MISSING_PEER } from './util/errors.js'
-import { optionalPeer } from './util/peers.js'
+import type { ArgumentMetadata, PipeTransform, Type, ValidationError, ValidationPipeOptions } from '../../types/index.js'
+import { BadRequestException } from '../common/exceptions.js'
+import { exceptionFor } from '../common/exceptions.js'
+import { ERR_MISSING_PEER } from '../util/errors.js'
+import { optionalPeer } from '../util/peers.js'
 import { acceptedBy, compileSettings, stripUndeclared, type CompileSettings, type Verdict } from './dto-verdicts.js'
-import { kDtoCompile, kValidateSync } from './util/symbols.js'
+import { kDtoCompile, kValidateSync } from '../util/symbols.js'
 
 interface Peers {
   validate: (object: object, options: Record<string, unknown>) => Promise<ValidationError[]>

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import fc from 'fast-check'
-import { sharedVersionStrategy } from '../plugin/shared-version.js'
+import { sharedVersionStrategy } from '../../plugin/versioning/shared-version.js'
 
 // Fastify's own strategy, from the router Fastify ships with: the reference for the app's routes.
 const require = createRequire(import.meta.url)

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Type } from '../types/index.js'
+import type { Type } from '../../types/index.js'
 import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
 import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
 import { compileSettings, recordVerdict, type CompileSettings, type JudgedPart, type Verdict } from './dto-verdicts.js'
 import { ValidationPipe, isValidatedType } from './validation-pipe.js'
-import { asError } from './util/thrown.js'
-import { kValidateSync } from './util/symbols.js'
+import { asError } from '../util/thrown.js'
+import { kValidateSync } from '../util/symbols.js'
 
 /** One DTO compiled with one set of options. */
 export interface DtoVariant {

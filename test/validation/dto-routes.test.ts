@@ -10,10 +10,10 @@ import {
   UseGuards, UseInterceptors, UsePipes, ValidationPipe, decoratorPlugin,
   type ArgumentsHost, type CallHandler, type DecoratorPluginOptions, type ExceptionFilter, type ExecutionContext, type NestInterceptor,
   type PipeTransform
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { paramTypes } from './helpers/dto.js'
-import { DtoSchemas } from '../plugin/dto-registry.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { paramTypes } from '../helpers/dto.js'
+import { DtoSchemas } from '../../plugin/validation/dto-registry.js'
 
 class Owner {
   @IsString() name!: string

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { IncomingMessage } from 'node:http'
-import { ERR_VERSION_CONFLICT } from './util/errors.js'
+import { ERR_VERSION_CONFLICT } from '../util/errors.js'
 
 /**
  * Fastify's built-in `version` constraint reads Accept-Version too, and find-my-way makes it
