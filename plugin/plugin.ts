@@ -11,7 +11,7 @@ import { createVersioning, type Versioning } from './versioning/versioning.js'
 import { planController, type ControllerPlan, type RouterContext } from './planner.js'
 import { checkAppRoutes, checkRoutes } from './route-checks.js'
 import { named, registerControllers, type Contexts } from './router.js'
-import { createErrorHandler, lastResortErrorHandler } from './exception-handler.js'
+import { createErrorHandler, lastResortErrorHandler } from './pipeline/exception-handler.js'
 import { appContainer } from './di/app-container.js'
 import { lifecycleOrder, runStart, runStop } from './di/lifecycle.js'
 import { signalShutdown, shutdownSignalsOf } from './shutdown-signals.js'
@@ -29,7 +29,7 @@ import { addRequestContext, useAppLogger } from './logger.js'
 import { DtoSchemas } from './validation/dto-registry.js'
 import { hasMethod } from './util/has-method.js'
 import { readNestMetadata } from './nest-interop.js'
-import { loadRxjs } from './common/call-handler.js'
+import { loadRxjs } from './pipeline/call-handler.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }

@@ -4,10 +4,10 @@ import type { FastifyReply, RouteOptions } from 'fastify'
 import {
   Module, Controller, Get, Post, Body, Param, Query, Res, HttpCode, Header, Redirect, Scope, Injectable, UseGuards, UsePipes, UseInterceptors, UseFilters, Catch,
   RouteSchema, createParamDecorator, UnauthorizedException, ForbiddenException, HttpException
-} from '../plugin/index.js'
-import type { ArgumentMetadata, ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, PipeTransform } from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { effectiveHooks } from './helpers/routes.js'
+} from '../../plugin/index.js'
+import type { ArgumentMetadata, ArgumentsHost, CallHandler, CanActivate, ExceptionFilter, ExecutionContext, NestInterceptor, PipeTransform } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { effectiveHooks } from '../helpers/routes.js'
 
 const forbidden = { statusCode: 403, message: 'Forbidden resource', error: 'Forbidden' }
 

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ArgumentMetadata, ExecutionContext, PipeTransform, Type } from '../types/index.js'
-import type { ParamDefinition } from './decorators/params.js'
-import type { EnhancerRef, EnhancerRefs } from './di/enhancer-ref.js'
-import { noEntries } from './util/empty.js'
-import { andThen, steps } from './util/thenable.js'
-import { uploadExtractor } from './decorators/uploads.js'
-import { hostParamsReader, type Host } from './decorators/host.js'
+import type { ArgumentMetadata, ExecutionContext, PipeTransform, Type } from '../../types/index.js'
+import type { ParamDefinition } from '../decorators/params.js'
+import type { EnhancerRef, EnhancerRefs } from '../di/enhancer-ref.js'
+import { noEntries } from '../util/empty.js'
+import { andThen, steps } from '../util/thenable.js'
+import { uploadExtractor } from '../decorators/uploads.js'
+import { hostParamsReader, type Host } from '../decorators/host.js'
 
 // A handler's arguments: each parameter's value taken from the request, then its pipes run.
 

@@ -4,9 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import {
   decoratorPlugin, Module, Controller, Get, Post, Body, Injectable, Inject, Scope, UseFilters, UseGuards, Catch, RouteSchema,
   HttpException, BadRequestException, NotFoundException, ConflictException
-} from '../plugin/index.js'
-import type { ArgumentsHost, ExceptionFilter, Request, Response } from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import type { ArgumentsHost, ExceptionFilter, Request, Response } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 // A filter that answers with its name, so tests see which one took the exception.
 function named (name: string, ...types: Function[]) {

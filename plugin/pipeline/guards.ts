@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { CanActivate, ExecutionContext, Type } from '../types/index.js'
-import type { EnhancerRef, EnhancerRefs } from './di/enhancer-ref.js'
-import { HttpExecutionContext } from './common/execution-context.js'
-import { ForbiddenException } from './common/exceptions.js'
-import { asError } from './util/thrown.js'
-import { andThen, steps } from './util/thenable.js'
-import { settle } from './common/results.js'
+import type { CanActivate, ExecutionContext, Type } from '../../types/index.js'
+import type { EnhancerRef, EnhancerRefs } from '../di/enhancer-ref.js'
+import { HttpExecutionContext } from './execution-context.js'
+import { ForbiddenException } from '../common/exceptions.js'
+import { asError } from '../util/thrown.js'
+import { andThen, steps } from '../util/thenable.js'
+import { settle } from './results.js'
 
 /** Guards as a route-level preValidation hook: body parsed, schema not yet checked. */
 export function buildGuardHook (guards: Array<EnhancerRef<CanActivate>>, plan: { cls: Type, method: (...args: any[]) => any }, refs: EnhancerRefs) {

@@ -4,8 +4,8 @@ import type { RouteOptions } from 'fastify'
 import {
   Body, Controller, Get, Inject, Injectable, Module, Param, ParseIntPipe, Post, REQUEST, Redirect, Scope, UseGuards, UseInterceptors,
   type CallHandler, type ExecutionContext
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 // Per request, the plugin makes no promise of its own unless a guard, pipe, interceptor,
 // provider or handler gives one: routes are called here directly, without Fastify around them.

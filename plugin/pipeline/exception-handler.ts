@@ -1,14 +1,14 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
-import type { ExceptionFilter, Type } from '../types/index.js'
-import { exceptionBody, isExceptionOf, isHttpException } from './common/exceptions.js'
-import { HttpExecutionContext } from './common/execution-context.js'
-import { catchTypes } from './decorators/enhancers.js'
-import type { EnhancerRef, EnhancerRefs } from './di/enhancer-ref.js'
-import { builtClass } from './di/binding.js'
-import { kAnswer, kRouteInfo } from './util/symbols.js'
-import { describe } from './util/describe.js'
-import { ThrownValue, asError } from './util/thrown.js'
+import type { ExceptionFilter, Type } from '../../types/index.js'
+import { exceptionBody, isExceptionOf, isHttpException } from '../common/exceptions.js'
+import { HttpExecutionContext } from './execution-context.js'
+import { catchTypes } from '../decorators/enhancers.js'
+import type { EnhancerRef, EnhancerRefs } from '../di/enhancer-ref.js'
+import { builtClass } from '../di/binding.js'
+import { kAnswer, kRouteInfo } from '../util/symbols.js'
+import { describe } from '../util/describe.js'
+import { ThrownValue, asError } from '../util/thrown.js'
 
 export interface RouteInfo { cls: Type, handler: (...args: any[]) => any }
 
