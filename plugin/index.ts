@@ -26,7 +26,7 @@ export { UseGuards, UsePipes, UseInterceptors, UseFilters, Catch } from './decor
 export { SetMetadata, Reflector } from './decorators/reflector.js'
 export { Version } from './decorators/version.js'
 export { RouteSchema, RouteConfig, RouteConstraints } from './decorators/route-options.js'
-export { Hook } from './hooks.js'
+export { Hook } from './routing/hooks.js'
 export { UploadedFile, UploadedFiles } from './decorators/uploads.js'
 export {
   HttpException, BadRequestException, UnauthorizedException, ForbiddenException, NotFoundException,

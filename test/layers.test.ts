@@ -14,11 +14,11 @@ const layers: Array<{ name: string, files: string[] }> = [
   // Write metadata and check declarations as the decorators are applied; read their metadata back.
   { name: 'decorators', files: ['decorators/module', 'decorators/injectable', 'decorators/controller', 'decorators/version', 'decorators/params', 'decorators/http', 'decorators/enhancers', 'decorators/reflector', 'decorators/route-options', 'decorators/uploads', 'decorators/host', 'nest/keys', 'nest/reader', 'decorators/forward-ref', 'decorators/context-id', 'decorators/configurable-module'] },
   // The module graph, bindings and instances, lifecycle hooks.
-  { name: 'di/container', files: ['di/scanner', 'di/providers', 'controller-scan', 'di/binding', 'di/dependencies', 'di/cycles', 'di/module-ref', 'di/container', 'di/app-container', 'di/enhancer-ref', 'di/app-enhancers', 'di/lifecycle', 'nest/tokens'] },
+  { name: 'di/container', files: ['di/scanner', 'di/providers', 'routing/controller-scan', 'di/binding', 'di/dependencies', 'di/cycles', 'di/module-ref', 'di/container', 'di/app-container', 'di/enhancer-ref', 'di/app-enhancers', 'di/lifecycle', 'nest/tokens'] },
   // What runs per request, composed once per route.
-  { name: 'runtime', files: ['pipeline/execution-context', 'pipeline/call-handler', 'pipeline/results', 'pipeline/arguments', 'pipeline/guards', 'pipeline/handler', 'pipeline/exception-handler', 'hooks', 'versioning/versioning', 'versioning/shared-version', 'raw-body', 'validation/pipes', 'validation/validation-pipe', 'route-pattern', 'route-hooks', 'validation/dto-peers', 'validation/dto-verdicts', 'validation/dto-schema', 'validation/dto-registry', 'validation/dto-routes'] },
+  { name: 'runtime', files: ['pipeline/execution-context', 'pipeline/call-handler', 'pipeline/results', 'pipeline/arguments', 'pipeline/guards', 'pipeline/handler', 'pipeline/exception-handler', 'routing/hooks', 'versioning/versioning', 'versioning/shared-version', 'routing/raw-body', 'validation/pipes', 'validation/validation-pipe', 'routing/route-pattern', 'routing/route-hooks', 'validation/dto-peers', 'validation/dto-verdicts', 'validation/dto-schema', 'validation/dto-registry', 'validation/dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
-  { name: 'registration', files: ['planner', 'route-checks', 'router', 'module-plugins', 'view', 'middleware', 'logger', 'di/internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
+  { name: 'registration', files: ['routing/planner', 'routing/route-checks', 'routing/router', 'routing/module-plugins', 'view', 'middleware', 'logger', 'di/internal-options', 'shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/cors', 'testing/lookup', 'testing/seed', 'testing/testing-module'] }
 ]
 

@@ -1,6 +1,6 @@
 import type { DecoratorPluginOptions, ModuleMetadata } from '../../types/index.js'
 import { moduleMetadata } from '../decorators/module.js'
-import type { ControllerScan } from '../controller-scan.js'
+import type { ControllerScan } from '../routing/controller-scan.js'
 import { enhancerKinds, type EnhancerLists } from '../decorators/enhancers.js'
 import { constructorOwner, injectedProperties, injectTokens } from '../decorators/injectable.js'
 import { forwardRefTarget, isForwardRef } from '../decorators/forward-ref.js'

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { DecoratorPluginOptions } from '../../types/index.js'
 import type { ForeignMetadata } from '../di/container.js'
-import type { ControllerScan, ForeignRoutes } from '../controller-scan.js'
+import type { ControllerScan, ForeignRoutes } from '../routing/controller-scan.js'
 import { adoptNestMetadata } from './adopt.js'
 import { nestTokens } from './tokens.js'
 import { nestKeysUp, readController, readInjectable, routesRead } from './reader.js'

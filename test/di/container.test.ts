@@ -6,7 +6,7 @@ import {
 } from '../../plugin/index.js'
 import { Container } from '../../plugin/di/container.js'
 import { scanModules } from '../../plugin/di/scanner.js'
-import { controllerUse, scanControllers } from '../../plugin/controller-scan.js'
+import { controllerUse, scanControllers } from '../../plugin/routing/controller-scan.js'
 import { build } from '../helpers/app.js'
 import { registrationError } from '../helpers/registration.js'
 import { sameShape } from '../helpers/shape.js'

@@ -7,7 +7,7 @@ import { injectTokens, injectableOptions } from '../../plugin/decorators/injecta
 import { isModule, moduleMetadata } from '../../plugin/decorators/module.js'
 import { controllerDefinition, routeDefinitions } from '../../plugin/decorators/controller.js'
 import { scanModules } from '../../plugin/di/scanner.js'
-import { scanControllers } from '../../plugin/controller-scan.js'
+import { scanControllers } from '../../plugin/routing/controller-scan.js'
 import { catchTypes } from '../../plugin/decorators/enhancers.js'
 import { kInternal } from '../../plugin/di/internal-options.js'
 import { Controller, Get, Inject, Module, Param, UseGuards } from '../../plugin/index.js'

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Hook, type CanActivate } from '../../plugin/index.js'
-import { hooksOf } from '../../plugin/hooks.js'
+import { hooksOf } from '../../plugin/routing/hooks.js'
 import { enhancerLists } from '../../plugin/decorators/enhancers.js'
 import { kGuards, kHooks } from '../../plugin/util/symbols.js'
 import { Body, Controller, Get, Module, Param, Post } from '../../plugin/index.js'

@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Module, Controller, Get, Post } from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { sameShape } from './helpers/shape.js'
+import { Module, Controller, Get, Post } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { sameShape } from '../helpers/shape.js'
 
 // A file of its own: V8's copies depend on what the copying code has seen before in the process,
 // and here Fastify has copied no other route's options first.

@@ -1,11 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify, { type InjectOptions } from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, RouteConstraints, Version, type Response, type Type } from '../plugin/index.js'
-import { routeShape } from '../plugin/route-checks.js'
-import { joinPath } from '../plugin/util/paths.js'
-import { build } from './helpers/app.js'
-import { registrationError } from './helpers/registration.js'
+import { decoratorPlugin, Module, Controller, Get, Post, Put, Patch, Delete, Options, Head, All, Param, Res, RouteConstraints, Version, type Response, type Type } from '../../plugin/index.js'
+import { routeShape } from '../../plugin/routing/route-checks.js'
+import { joinPath } from '../../plugin/util/paths.js'
+import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 async function registerFails (module: Type): Promise<void> {
   const app = Fastify()

@@ -1,9 +1,9 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import type { ModuleNode } from './di/scanner.js'
+import type { ModuleNode } from '../di/scanner.js'
 import type { ControllerPlan } from './planner.js'
-import { joinPath } from './util/paths.js'
-import { ERR_INVALID_PLUGIN } from './util/errors.js'
-import { describe } from './util/describe.js'
+import { joinPath } from '../util/paths.js'
+import { ERR_INVALID_PLUGIN } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 
 const kSkipOverride = Symbol.for('skip-override')
 const kDisplayName = Symbol.for('fastify.display-name')

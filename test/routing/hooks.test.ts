@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import {
   Module, Controller, Get, Post, Body, Req, Hook, Injectable, Inject, Scope, REQUEST, UseFilters, Catch,
   UnauthorizedException, type ArgumentsHost, type ExceptionFilter, type Request, type Response
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 type Tagged = Request & { tags?: string[] }
 const tag = (req: Request, value: string) => { ((req as Tagged).tags ??= []).push(value) }

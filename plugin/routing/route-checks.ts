@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { noConstraints, type ControllerPlan, type RoutePlan } from './planner.js'
-import { ERR_DUPLICATE_ROUTE } from './util/errors.js'
-import { closingParenthesis } from './util/paths.js'
+import { ERR_DUPLICATE_ROUTE } from '../util/errors.js'
+import { closingParenthesis } from '../util/paths.js'
 
 // The checks of planned routes against each other and the app's own, before Fastify is touched.
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Module, Controller, Get, Post, Param, Header, UseGuards, type CanActivate } from '../plugin/index.js'
-import { scanModules } from '../plugin/di/scanner.js'
-import { routeDefinitions } from '../plugin/decorators/controller.js'
-import { scanControllers, controllerUse, type ForeignRoutes } from '../plugin/controller-scan.js'
+import { Module, Controller, Get, Post, Param, Header, UseGuards, type CanActivate } from '../../plugin/index.js'
+import { scanModules } from '../../plugin/di/scanner.js'
+import { routeDefinitions } from '../../plugin/decorators/controller.js'
+import { scanControllers, controllerUse, type ForeignRoutes } from '../../plugin/routing/controller-scan.js'
 
 class AllowGuard implements CanActivate { canActivate () { return true } }
 

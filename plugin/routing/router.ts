@@ -1,11 +1,11 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import type { Binding } from './di/container.js'
-import type { ModuleNode } from './di/scanner.js'
+import type { Binding } from '../di/container.js'
+import type { ModuleNode } from '../di/scanner.js'
 import type { ControllerPlan, RoutePlan, RouterContext } from './planner.js'
-import { createErrorHandler } from './pipeline/exception-handler.js'
+import { createErrorHandler } from '../pipeline/exception-handler.js'
 import { addHooks } from './hooks.js'
 import { installRawBodyParsers } from './raw-body.js'
-import { checkMultipart } from './decorators/uploads.js'
+import { checkMultipart } from '../decorators/uploads.js'
 
 /** Each module's and each controller's encapsulated Fastify context, as registration creates them. */
 export type Contexts = Map<ModuleNode | Binding, FastifyInstance>

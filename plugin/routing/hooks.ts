@@ -1,12 +1,12 @@
-import type { HookName } from '../types/index.js'
-import { kHooks } from './util/symbols.js'
-import { defineMetadata, getMetadata } from './util/metadata.js'
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { legacyDecorator } from './util/legacy-decorator.js'
+import type { HookName } from '../../types/index.js'
+import { kHooks } from '../util/symbols.js'
+import { defineMetadata, getMetadata } from '../util/metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { legacyDecorator } from '../util/legacy-decorator.js'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Binding, Container } from './di/container.js'
-import type { ModuleNode } from './di/scanner.js'
-import { asError } from './util/thrown.js'
+import type { Binding, Container } from '../di/container.js'
+import type { ModuleNode } from '../di/scanner.js'
+import { asError } from '../util/thrown.js'
 
 export interface HookDefinition { name: HookName, key: string | symbol }
 

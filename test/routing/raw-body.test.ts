@@ -4,8 +4,8 @@ import Fastify from 'fastify'
 import {
   decoratorPlugin, Module, Controller, Get, Post, Body, RawBody, Req, Res, UseFilters, Catch,
   type ArgumentsHost, type ExceptionFilter, type PipeTransform, type Request, type Response
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 type RawRequest = Request & { rawBody?: Buffer }
 

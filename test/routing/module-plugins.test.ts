@@ -4,8 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyPlu
 import fp from 'fastify-plugin'
 import rateLimit from '@fastify/rate-limit'
 import cors from '@fastify/cors'
-import { decoratorPlugin, Module, Controller, Get, Post, Options, Req, Hook, Injectable, type Request } from '../plugin/index.js'
-import { build } from './helpers/app.js'
+import { decoratorPlugin, Module, Controller, Get, Post, Options, Req, Hook, Injectable, type Request } from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
 type Tagged = Request & { tags?: string[], moduleValue?: string }
 const tag = (req: Request, value: string) => { ((req as Tagged).tags ??= []).push(value) }

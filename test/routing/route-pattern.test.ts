@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { matchPath, matchRoute, parsePattern, routedPath } from '../plugin/route-pattern.js'
+import { matchPath, matchRoute, parsePattern, routedPath } from '../../plugin/routing/route-pattern.js'
 
 const verdict = (pattern: string, url: string) => matchRoute(parsePattern(pattern, 'test'), url)
 

@@ -1,5 +1,5 @@
-import { ERR_INVALID_DECLARATION } from './util/errors.js'
-import { closingParenthesis } from './util/paths.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { closingParenthesis } from '../util/paths.js'
 
 // A path pattern of forRoutes()/exclude(), in NestJS's syntax: literal segments, `:param`, and a
 // wildcard for the rest (`*`, `*name`, `(.*)`: one or more segments; `{*name}`: zero or more).
