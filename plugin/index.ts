@@ -42,7 +42,7 @@ export { ValidationPipe } from './validation/validation-pipe.js'
 export { FastifyAdapter } from './common/fastify-adapter.js'
 export { VersioningType } from './common/versioning-type.js'
 export { RequestMethod } from './common/request-method.js'
-export { Logger } from './logger.js'
+export { Logger } from './extras/logger.js'
 
 /**
  * The classes of the errors the plugin raises, by name (errors.ts holds nothing else); each

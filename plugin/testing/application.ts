@@ -7,10 +7,10 @@ import type { FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFa
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../common/fastify-adapter.js'
-import { Logger } from '../logger.js'
+import { Logger } from '../extras/logger.js'
 import { ERR_INVALID_OPTIONS } from '../util/errors.js'
 import { describe } from '../util/describe.js'
-import { shutdownSignalsOf } from '../shutdown-signals.js'
+import { shutdownSignalsOf } from '../extras/shutdown-signals.js'
 import { getIn, resolveIn } from './lookup.js'
 import { loadCors } from './cors.js'
 

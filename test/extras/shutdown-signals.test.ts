@@ -1,4 +1,4 @@
 // The shutdownSignals option, on an app process run through tsx.
-import { shutdownSignalTests } from './helpers/shutdown-signals.js'
+import { shutdownSignalTests } from '../helpers/shutdown-signals.js'
 
 shutdownSignalTests()

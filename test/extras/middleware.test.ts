@@ -5,10 +5,10 @@ import {
   Module, Global, Controller, Get, Post, Param, Req, Injectable, Inject, Scope, REQUEST, Catch, UseFilters,
   ForbiddenException, RequestMethod, type NestMiddleware, type NestModule, type MiddlewareConsumer,
   type ExceptionFilter, type ArgumentsHost, type Request
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { effectiveHooks } from './helpers/routes.js'
-import { registrationError } from './helpers/registration.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { effectiveHooks } from '../helpers/routes.js'
+import { registrationError } from '../helpers/registration.js'
 
 @Injectable()
 class Tagger {
@@ -192,7 +192,7 @@ test('a failure after next() is logged and leaves the answer alone', async (t) =
     }
   }
   const { default: Fastify } = await import('fastify')
-  const { decoratorPlugin } = await import('../plugin/index.js')
+  const { decoratorPlugin } = await import('../../plugin/index.js')
   const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logs.push(JSON.parse(line)) } } })
   t.after(() => app.close())
   await app.register(decoratorPlugin, { module: AppModule })

@@ -5,9 +5,9 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import {
   decoratorPlugin, Module, Controller, Get, Post, Body, Injectable, Inject, UseGuards, Logger,
   type CanActivate, type OnModuleInit, type NestModule, type MiddlewareConsumer, type LoggerService
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
-import { effectiveHooks } from './helpers/routes.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { effectiveHooks } from '../helpers/routes.js'
 
 /** An app whose log lines land in `lines`. */
 async function logged (t: { after (fn: () => unknown): void }, module: Function, level = 'trace') {

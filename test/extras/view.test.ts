@@ -9,10 +9,10 @@ import {
   decoratorPlugin, Module, Controller, Get, Post, Render, HttpCode, Header, Res, Query, UseGuards, UseInterceptors, UseFilters,
   type ArgumentsHost, type CallHandler, type CanActivate, type DecoratorPluginOptions, type ExceptionFilter, type ExecutionContext,
   type NestInterceptor, type Response
-} from '../plugin/index.js'
-import { build } from './helpers/app.js'
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
 
-const root = fileURLToPath(new URL('./fixtures/views', import.meta.url))
+const root = fileURLToPath(new URL('../fixtures/views', import.meta.url))
 const html = 'text/html; charset=utf-8'
 
 @Controller('pages')

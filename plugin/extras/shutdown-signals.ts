@@ -1,7 +1,7 @@
 import { constants } from 'node:os'
 import type { FastifyInstance } from 'fastify'
-import { ERR_INVALID_OPTIONS } from './util/errors.js'
-import { describe } from './util/describe.js'
+import { ERR_INVALID_OPTIONS } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 
 // A process cannot catch these: a listener for them throws.
 const uncatchable = new Set(['SIGKILL', 'SIGSTOP'])

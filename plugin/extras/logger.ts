@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { LoggerService, LogLevel } from '../types/logger.js'
-import type { RoutePlan } from './routing/planner.js'
+import type { LoggerService, LogLevel } from '../../types/logger.js'
+import type { RoutePlan } from '../routing/planner.js'
 
 type PinoLevel = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal'
 const pinoLevels: Record<LogLevel, PinoLevel> = { log: 'info', error: 'error', warn: 'warn', debug: 'debug', verbose: 'trace', fatal: 'fatal' }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { ERR_INVALID_OPTIONS, ERR_MISSING_PEER, ERR_VIEW_NOT_CONFIGURED } from './util/errors.js'
-import { describe } from './util/describe.js'
+import { ERR_INVALID_OPTIONS, ERR_MISSING_PEER, ERR_VIEW_NOT_CONFIGURED } from '../util/errors.js'
+import { describe } from '../util/describe.js'
 
 /** Fails before anything is registered: a malformed `view` option, or @Render routes with no engine. */
 export function checkView (app: FastifyInstance, options: unknown, renders: Array<{ owner: string }>): void {
