@@ -28,7 +28,7 @@ import { applyMiddleware } from './extras/middleware.js'
 import { addRequestContext, useAppLogger } from './extras/logger.js'
 import { DtoSchemas } from './validation/dto-registry.js'
 import { hasMethod } from './util/has-method.js'
-import { readNestMetadata } from './nest-interop.js'
+import { readNestMetadata } from './nest/interop.js'
 import { loadRxjs } from './pipeline/call-handler.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const

@@ -18,7 +18,7 @@ const layers: Array<{ name: string, files: string[] }> = [
   // What runs per request, composed once per route.
   { name: 'runtime', files: ['pipeline/execution-context', 'pipeline/call-handler', 'pipeline/results', 'pipeline/arguments', 'pipeline/guards', 'pipeline/handler', 'pipeline/exception-handler', 'routing/hooks', 'versioning/versioning', 'versioning/shared-version', 'routing/raw-body', 'validation/pipes', 'validation/validation-pipe', 'routing/route-pattern', 'routing/route-hooks', 'validation/dto-peers', 'validation/dto-verdicts', 'validation/dto-schema', 'validation/dto-registry', 'validation/dto-routes'] },
   // Plans the routes, then registers Fastify contexts, routes and hooks.
-  { name: 'registration', files: ['routing/planner', 'routing/route-checks', 'routing/router', 'routing/module-plugins', 'extras/view', 'extras/middleware', 'extras/logger', 'di/internal-options', 'extras/shutdown-signals', 'nest/adopt', 'nest/index', 'nest-interop', 'plugin'] },
+  { name: 'registration', files: ['routing/planner', 'routing/route-checks', 'routing/router', 'routing/module-plugins', 'extras/view', 'extras/middleware', 'extras/logger', 'di/internal-options', 'extras/shutdown-signals', 'nest/adopt', 'nest/index', 'nest/interop', 'plugin'] },
   { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/cors', 'testing/lookup', 'testing/seed', 'testing/testing-module'] }
 ]
 

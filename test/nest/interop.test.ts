@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { runWatched } from './helpers/lazy-loading.js'
+import { runWatched } from '../helpers/lazy-loading.js'
 
 // The NestJS reader is loaded when @nestjs/common is installed, @nestjs/core only when the
 // application injects one of its classes; each app runs in a process of its own.

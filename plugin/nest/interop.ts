@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import type { DecoratorPluginOptions } from '../types/index.js'
-import type { NestReading } from './nest/index.js'
+import type { DecoratorPluginOptions } from '../../types/index.js'
+import type { NestReading } from './index.js'
 
 let installed: Promise<boolean> | undefined
 
@@ -12,10 +12,10 @@ function nestInstalled (): Promise<boolean> {
 
 /**
  * With @nestjs/common installed, classes decorated with it work as if decorated with the
- * plugin's decorators: the reader (plugin/nest/) is loaded then, and only then.
+ * plugin's decorators: the reader (this folder's index) is loaded then, and only then.
  */
 export async function readNestMetadata (options: DecoratorPluginOptions, app: FastifyInstance): Promise<NestReading | undefined> {
   if (!await nestInstalled()) return undefined
-  const { readNestApplication } = await import('./nest/index.js')
+  const { readNestApplication } = await import('./index.js')
   return await readNestApplication(options, app)
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Module, Controller, Get, Injectable, Inject, type CanActivate, type OnModuleInit, type OnModuleDestroy } from '../plugin/index.js'
-import { createTestApp } from '../plugin/testing.js'
+import { Module, Controller, Get, Injectable, Inject, type CanActivate, type OnModuleInit, type OnModuleDestroy } from '../../plugin/index.js'
+import { createTestApp } from '../../plugin/testing.js'
 
 const events: string[] = []
 
