@@ -1,51 +1,66 @@
-// plugin/ is built in layers, each importing only from its own layer and the ones below it, so
-// the code reads bottom-up and no change can tie the layers into a knot again.
+// plugin/ is laid out by layer: a folder per layer or feature, each importing only from the
+// folders below it (and itself), so the code reads bottom-up and no change can tie the layers into
+// a knot again. plugin/README.md maps each folder to its layer and its page of docs/.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { importCycles, importGraph, importsOf } from './helpers/import-graph.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-/** Lowest first. A new file of plugin/ takes its place in one of them. */
-const layers: Array<{ name: string, files: string[] }> = [
-  // Imported by everything: metadata keys and access, tokens, error codes, message and promise helpers.
-  { name: 'leaf', files: ['types/index', 'types/testing', 'types/application', 'types/middleware', 'types/logger', 'util/symbols', 'util/metadata', 'util/empty', 'util/tokens', 'util/errors', 'util/describe', 'util/thrown', 'util/thenable', 'util/has-method', 'util/paths', 'util/legacy-decorator', 'util/require-peer', 'util/peers', 'common/exceptions', 'common/request-method', 'common/versioning-type', 'common/fastify-adapter', 'common/http-status', 'common/streamable-file', 'nest/http-adapter', 'nest/streamable-file'] },
-  // Write metadata and check declarations as the decorators are applied; read their metadata back.
-  { name: 'decorators', files: ['decorators/module', 'decorators/injectable', 'decorators/controller', 'decorators/version', 'decorators/params', 'decorators/http', 'decorators/enhancers', 'decorators/reflector', 'decorators/route-options', 'decorators/uploads', 'decorators/host', 'nest/keys', 'nest/reader', 'decorators/forward-ref', 'decorators/context-id', 'decorators/configurable-module'] },
-  // The module graph, bindings and instances, lifecycle hooks.
-  { name: 'di/container', files: ['di/scanner', 'di/providers', 'routing/controller-scan', 'di/binding', 'di/dependencies', 'di/cycles', 'di/module-ref', 'di/container', 'di/app-container', 'di/enhancer-ref', 'di/app-enhancers', 'di/lifecycle', 'nest/tokens'] },
-  // What runs per request, composed once per route.
-  { name: 'runtime', files: ['pipeline/execution-context', 'pipeline/call-handler', 'pipeline/results', 'pipeline/arguments', 'pipeline/guards', 'pipeline/handler', 'pipeline/exception-handler', 'routing/hooks', 'versioning/versioning', 'versioning/shared-version', 'routing/raw-body', 'validation/pipes', 'validation/validation-pipe', 'routing/route-pattern', 'routing/route-hooks', 'validation/dto-peers', 'validation/dto-verdicts', 'validation/dto-schema', 'validation/dto-registry', 'validation/dto-routes'] },
-  // Plans the routes, then registers Fastify contexts, routes and hooks.
-  { name: 'registration', files: ['routing/planner', 'routing/route-checks', 'routing/router', 'routing/module-plugins', 'extras/view', 'extras/middleware', 'extras/logger', 'di/internal-options', 'extras/shutdown-signals', 'nest/adopt', 'nest/index', 'nest/interop', 'plugin'] },
-  { name: 'entry points', files: ['index', 'testing', 'testing/application', 'testing/cors', 'testing/lookup', 'testing/seed', 'testing/testing-module'] }
-]
+/**
+ * Where each file of plugin/ and types/ sits, lowest first: types/, plugin/'s folders, the plugin
+ * function (plugin.ts, which testing/ builds on), then the two entry points.
+ */
+const places = ['types', 'util', 'common', 'decorators', 'di', 'versioning', 'validation', 'pipeline', 'routing', 'extras', 'nest', 'plugin.ts', 'testing', 'index.ts', 'testing.ts']
+const folders = places.filter((place) => place !== 'types' && !place.endsWith('.ts'))
+const entries = places.filter((place) => place.endsWith('.ts')).map((file) => `plugin/${file}`)
 
-const layerOf = new Map(layers.flatMap(({ files }, level) => files.map((file) => [file.startsWith('types/') ? file : `plugin/${file}`, level])))
-// A file's place in the layers, by its path without the extension.
-const levelOf = (file: string) => layerOf.get(file.replace(/\.[cm]?ts$/, ''))
 const graph = importGraph(root, ['plugin', 'types'])
+
+/** The folder (or, at plugin/'s root, the file) a file belongs to. */
+const placeOf = (file: string): string => file.startsWith('types/') ? 'types' : file.split('/')[1]
+/** Its level; the entry points share the top one. */
+function levelOf (file: string): number | undefined {
+  const index = places.indexOf(placeOf(file))
+  if (index === -1 || (file.split('/').length === 2 && !entries.includes(file) && !file.startsWith('types/'))) return undefined
+  return Math.min(index, places.indexOf('index.ts'))
+}
 
 test('plugin/ has no import cycle, type-only imports included', () => {
   assert.deepEqual(importCycles(graph), [])
 })
 
-test('every file of plugin/ and types/ has a layer, and imports only from its own layer or lower ones', () => {
+test('plugin/ keeps only its entry files at its root; every other file is in a folder of the list', () => {
+  const root = readdirSync(new URL('../plugin/', import.meta.url), { withFileTypes: true })
+  assert.deepEqual(root.filter((entry) => entry.isFile()).map((entry) => `plugin/${entry.name}`).sort(), [...entries].sort())
+  assert.deepEqual(root.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort(), [...folders].sort(), 'add a new folder to the list, in its place')
   const unplaced = [...graph.keys()].filter((file) => levelOf(file) === undefined)
-  assert.deepEqual(unplaced, [], 'add these files to a layer in test/layers.test.ts')
+  assert.deepEqual(unplaced, [])
+})
+
+test('each folder imports only from itself and the folders below it; types/ imports nothing of plugin/', () => {
   const upward: string[] = []
   for (const [file, targets] of graph) {
     for (const target of targets) {
       const from = levelOf(file)!
       const to = levelOf(target)
-      if (to !== undefined && to > from) upward.push(`${file} (${layers[from].name}) imports ${target} (${layers[to].name})`)
+      if (to !== undefined && (to > from || (to === from && placeOf(file) !== placeOf(target)))) {
+        upward.push(`${file} (${placeOf(file)}) imports ${target} (${placeOf(target)})`)
+      }
     }
   }
   assert.deepEqual(upward, [])
-  const files = new Set([...graph.keys()].map((file) => file.replace(/\.[cm]?ts$/, '')))
-  const stale = [...layerOf.keys()].filter((file) => !files.has(file))
-  assert.deepEqual(stale, [], 'these files no longer exist: remove them from the layers')
+})
+
+test('levels: types/ lowest, then the folders in order, the entry points on top; a stray file has none', () => {
+  assert.equal(levelOf('plugin/util/errors.ts')! < levelOf('plugin/di/container.ts')!, true)
+  assert.equal(levelOf('types/index.ts'), 0)
+  assert.equal(levelOf('plugin/plugin.ts')! < levelOf('plugin/testing/seed.ts')!, true)
+  assert.equal(levelOf('plugin/index.ts'), levelOf('plugin/testing.ts'))
+  assert.equal(levelOf('plugin/stray.ts'), undefined)
+  assert.equal(levelOf('plugin/stray/file.ts'), undefined)
 })
 
 test('imports are read in every form: type-only, multi-line, re-exports, side effects, import()', () => {

@@ -92,7 +92,7 @@ export function HostParam (name?: string): ParameterDecorator {
 
 /** Fails on a @HostParam() its route can never fill: no host at all, or no host with that parameter. */
 export function checkHostParams (owner: string, params: ParamDefinition[], hosts: Host[]): void {
-  // Indexed: this runs for every handler at startup, where an iterator allocates per step.
+  // Indexed: startup code (plugin/README.md).
   for (let i = 0; i < params.length; i++) {
     const param = params[i]
     if (param.kind !== 'host') continue

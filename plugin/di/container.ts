@@ -96,8 +96,7 @@ export class Container implements Lookups {
       this.#overrides.set(definition.token, definition)
     })
     // Every provider is linked once all are declared. The bindings are listed as they are made
-    // (the order of #declared's maps) and walked with indexed loops: a module may declare
-    // thousands, and in this cold code every iterator step allocates.
+    // (the order of #declared's maps) and walked with indexed loops (plugin/README.md).
     const start = this.#all.length
     for (let m = 0; m < graph.modules.length; m++) {
       const module = graph.modules[m]
@@ -117,7 +116,7 @@ export class Container implements Lookups {
    * pipe, interceptor and filter classes, then the module classes.
    */
   bindApplication (globals: unknown[], controllers: ControllerUse[], modules: ModuleNode[]): void {
-    // Indexed loops: this runs once per controller, cold, where each iterator step allocates.
+    // Indexed loops: startup code (plugin/README.md).
     for (let i = 0; i < globals.length; i++) if (typeof globals[i] === 'function') this.enhancer(this.graph.root, globals[i] as Type)
     for (let i = 0; i < controllers.length; i++) {
       const { module, cls, scope, enhancers } = controllers[i]

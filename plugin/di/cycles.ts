@@ -47,7 +47,7 @@ function findCycles (bindings: Binding[]): Binding[][] {
     depth--
     state.set(binding, 'done')
   }
-  // Indexed loops here and below: this runs once per binding, cold, where each iterator step allocates.
+  // Indexed loops here and below: startup code (plugin/README.md).
   for (let i = 0; i < bindings.length; i++) visit(bindings[i], false)
   return cycles
 }

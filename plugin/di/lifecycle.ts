@@ -19,8 +19,7 @@ export function lifecycleOrder (container: Container, modules: ModuleNode[]): Ho
     if (list === undefined) byModule.set(entry.binding.module, [entry])
     else list.push(entry)
   }
-  // Indexed loops here and in runStart: they pass over every instance at startup, where an
-  // iterator allocates per step.
+  // Indexed loops here and in runStart: startup code (plugin/README.md).
   const take = (created: Array<{ binding: Binding, instance: unknown }>, kinds: string[]) => {
     for (let i = 0; i < created.length; i++) {
       const { binding, instance } = created[i]

@@ -154,8 +154,7 @@ export async function scanModules (root: Type, replace?: Map<Function, Function>
       order: nodes.size
     }
     nodes.set(key, node)
-    // Indexed loops: a module may list thousands of entries, and in this cold code every step of
-    // an iterator allocates.
+    // Indexed loops: a module may list thousands of entries (plugin/README.md).
     const imports = metadata.imports ?? noEntries
     for (let index = 0; index < imports.length; index++) {
       node.imports.push(await visit(imports[index], `entry ${index} of ${cls.name}'s imports`))

@@ -34,8 +34,7 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
   // Tokens that may be @nestjs/core's classes, with a class that injects each, for the caller to tell.
   const candidates = new Map<Function, string>()
   const consider = (consumer: string, token: unknown): void => { if (mayBeCoreToken(token) && !candidates.has(token)) candidates.set(token, consumer) }
-  // Loops below index their arrays (and skip empty maps): run once per class, mostly before V8
-  // optimizes them, an iterator would allocate a result object per step.
+  // Loops below index their arrays (and skip empty maps): startup code (plugin/README.md).
   const read = (cls: Function, nest = true): void => {
     if (nest) readInjectable(cls)
     const types: unknown[] | undefined = Reflect.getOwnMetadata('design:paramtypes', constructorOwner(cls))

@@ -56,8 +56,7 @@ type Invoke = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: Exe
  */
 export function buildHandler (plan: HandlerPlan, container: Container, refs: EnhancerRefs, paramPipes: Map<ParamDefinition, Array<EnhancerRef<PipeTransform>>> | undefined): Handler {
   const { controller, status, headers, interceptors, params } = plan
-  // Plain loops over the parameters: this runs once per route at startup, mostly before V8
-  // optimizes it, and each callback or copy would be an allocation per route.
+  // Indexed loops, no copies: startup code (plugin/README.md).
   let argCount = 0
   for (let i = 0; i < params.length; i++) argCount = Math.max(argCount, params[i].index + 1)
   const resolvers: Extractor[] = new Array(argCount).fill(noArgument)

@@ -81,8 +81,7 @@ export interface ForeignRoutes {
 
 /** Reads the declarations of a module's controllers, checking what can be checked without Fastify. */
 export function scanControllers (module: ModuleNode, foreign?: ForeignRoutes): ControllerScan[] {
-  // Indexed loops and plain functions: this runs once per controller and handler, cold, where
-  // iterators and closures each allocate.
+  // Indexed loops and plain functions: startup code (plugin/README.md).
   const classes = module.controllers
   const scans: ControllerScan[] = new Array(classes.length)
   for (let i = 0; i < classes.length; i++) scans[i] = scanController(module, classes[i], foreign)
@@ -182,8 +181,7 @@ export function controllerUse (scan: ControllerScan): ControllerUse {
  * binds them: the controller's own, then each handler's, its parameters' pipes last.
  */
 function enhancerClasses (scan: ControllerScan): Type[] {
-  // Run for every controller at startup, where most lists are empty: no copies of them, and
-  // plain functions and indexed loops, which allocate nothing in cold code.
+  // Most lists are empty: no copies of them, and indexed loops (plugin/README.md).
   const classes: Type[] = []
   addListClasses(scan.enhancers, classes)
   const handlers = scan.handlers

@@ -109,7 +109,7 @@ export function checkRoutes (plans: ControllerPlan[]): Set<RoutePlan> {
 export function checkAppRoutes (app: FastifyInstance, plans: ControllerPlan[]): void {
   // One query object for every lookup: hasRoute() reads it and keeps nothing.
   const query = { method: '', url: '', constraints: noConstraints }
-  // Indexed loops: iterators allocate at every step of this cold code, once per route and method.
+  // Indexed loops: startup code (plugin/README.md).
   for (let p = 0; p < plans.length; p++) {
     const routes = plans[p].routes
     for (let r = 0; r < routes.length; r++) {

@@ -76,10 +76,8 @@ const controllerContext = named(async function controllerContext (instance: Fast
 /**
  * Registers each controller as its own encapsulated context of its module's, its routes inside.
  * Queued in batches, each awaited before the next: awaiting every controller gives avvio an
- * extra plugin per controller to load (2,000 controllers started with about 4% more CPU than
- * with batches of 16 to 64; within noise at 500), while queuing them all at once made 2,000
- * controllers start with 20% to 30% more CPU (Fastify's per-route preReady listeners then
- * cost twice as much to remove).
+ * extra plugin per controller to load, while queuing them all at once makes Fastify's
+ * per-route preReady listeners costlier to remove (figures in bench/README.md).
  */
 export async function registerControllers (parent: FastifyInstance, plans: ControllerPlan[], ctx: RouterContext, noAutoHead: Set<RoutePlan>, contexts: Contexts): Promise<void> {
   for (let first = 0; first < plans.length; first += batchSize) {
