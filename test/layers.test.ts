@@ -34,7 +34,7 @@ test('plugin/ has no import cycle, type-only imports included', () => {
 
 test('plugin/ keeps only its entry files at its root; every other file is in a folder of the list', () => {
   const root = readdirSync(new URL('../plugin/', import.meta.url), { withFileTypes: true })
-  assert.deepEqual(root.filter((entry) => entry.isFile()).map((entry) => `plugin/${entry.name}`).sort(), [...entries].sort())
+  assert.deepEqual(root.filter((entry) => entry.isFile() && /\.[cm]?ts$/.test(entry.name)).map((entry) => `plugin/${entry.name}`).sort(), [...entries].sort())
   assert.deepEqual(root.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort(), [...folders].sort(), 'add a new folder to the list, in its place')
   const unplaced = [...graph.keys()].filter((file) => levelOf(file) === undefined)
   assert.deepEqual(unplaced, [])

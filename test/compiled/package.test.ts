@@ -83,7 +83,7 @@ test('npm pack on a clone without dist/ builds first, and ships the license and 
   }
   // With source maps on, a stack names a file that is there.
   const stack = run(process.execPath, ['--enable-source-maps', '-e', 'try { require("fastify-decorator-plugin").Module(null) } catch (error) { process.stdout.write(error.stack) }'], join(installed, '..', '..'))
-  const frame = /\((\/[^():]+\/plugin\/module\.ts):\d+:\d+\)/.exec(stack)
+  const frame = /\((\/[^():]+\/plugin\/decorators\/module\.ts):\d+:\d+\)/.exec(stack)
   assert.ok(frame, stack)
   assert.ok(existsSync(frame[1]), frame[1])
 })
