@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { brokenLinks, markdownLinks } from '../helpers/markdown-links.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const modules = join(root, 'node_modules')
@@ -49,7 +50,7 @@ function assertPassed (dir: string, cli: string[]): void {
 before(() => {
   // What a fresh clone has: sources and configuration, no dist/.
   const source = join(work, 'source')
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts', 'plugin', 'types', 'examples', 'docs', 'bench/README.md', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
     cpSync(join(root, path), join(source, path), { recursive: true })
   }
   symlinkSync(modules, join(source, 'node_modules'))
@@ -67,7 +68,7 @@ test('npm pack on a clone without dist/ builds first, and ships the license and 
   }
   // Of the ES build only the declarations ship: both entries run the CommonJS build.
   assert.deepEqual([...files].filter((path) => /^dist\/(plugin|types)\//.test(path) && !path.endsWith('.d.ts')), [])
-  assert.deepEqual([...files].filter((path) => /^(test|examples|bench|docs|dist\/examples)\//.test(path)), [], 'no tests, examples or benchmarks')
+  assert.deepEqual([...files].filter((path) => /^(test|examples|bench|dist\/examples)\//.test(path) && path !== 'bench/README.md'), [], 'no tests, examples or benchmarks, only their results page')
   const installed = join(project('maps-app', { 'package.json': JSON.stringify({ name: 'maps-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
   // The license package.json names, in full.
   assert.equal(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).license, 'MIT')
@@ -86,6 +87,17 @@ test('npm pack on a clone without dist/ builds first, and ships the license and 
   const frame = /\((\/[^():]+\/plugin\/module\.ts):\d+:\d+\)/.exec(stack)
   assert.ok(frame, stack)
   assert.ok(existsSync(frame[1]), frame[1])
+})
+
+test('the README and the manual ship, and every relative link in the Markdown the package ships resolves inside it', () => {
+  const files = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((path) => path.replace(/^package\//, ''))
+  const pages = files.filter((path) => path.endsWith('.md')).sort()
+  const manual = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)
+  for (const page of ['README.md', 'SECURITY.md', 'CHANGELOG.md', 'bench/README.md', ...manual]) assert.ok(pages.includes(page), `${page} is packed`)
+  const installed = join(project('links-app', { 'package.json': JSON.stringify({ name: 'links-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
+  assert.ok(markdownLinks(readFileSync(join(installed, 'README.md'), 'utf8')).filter(({ target }) => /^(docs|bench)\//.test(target)).length > 15)
+  // Checked in the unpacked tarball: a link to a file the package does not ship is broken there.
+  assert.deepEqual(brokenLinks(installed, pages), [])
 })
 
 // A spec as a NestJS project writes it: TypeScript decorators, injection by type (SWC emits the metadata).
