@@ -344,7 +344,7 @@ export async function status (): Promise<number> {
 }
 `
 
-test('every entry point type-checks under node10, node16 (CommonJS and ES module) and bundler resolution', () => {
+test('every entry point type-checks with TypeScript 5 (node10, node16 and bundler resolution) and TypeScript 7 (node16, bundler), which has no node10', () => {
   const compilerOptions = { target: 'es2022', strict: true, experimentalDecorators: true, noEmit: true, types: ['node'], skipLibCheck: true }
   const config = (options: Record<string, unknown>, files: string[]) => JSON.stringify({ compilerOptions: { ...compilerOptions, ...options }, files })
   const dir = project('types-app', {
@@ -353,14 +353,20 @@ test('every entry point type-checks under node10, node16 (CommonJS and ES module
     'node16/consumer.cts': consumer,
     'node16/consumer.mts': consumer,
     'bundler/consumer.ts': consumer,
-    // "module": "commonjs" alone means node10 resolution to TypeScript 5, which most projects run.
+    // "module": "commonjs" alone means node10 resolution to TypeScript 5.
     'tsconfig.node10.json': config({ module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true }, ['node10/consumer.ts']),
     'tsconfig.node16.json': config({ module: 'node16', moduleResolution: 'node16' }, ['node16/consumer.cts', 'node16/consumer.mts']),
     'tsconfig.bundler.json': config({ module: 'preserve', moduleResolution: 'bundler' }, ['bundler/consumer.ts'])
   })
-  // TypeScript 7 has no node10 resolution any more: TypeScript 5 checks it.
   const typescript5 = join(createRequire(join(root, 'test', 'typescript-5', 'package.json')).resolve('typescript/package.json'), '..', 'bin', 'tsc')
-  run(process.execPath, [typescript5, '-p', 'tsconfig.node10.json'], dir)
-  const typescript = join(modules, 'typescript', 'bin', 'tsc')
-  for (const resolution of ['node16', 'bundler']) run(process.execPath, [typescript, '-p', `tsconfig.${resolution}.json`], dir)
+  const typescript7 = join(modules, 'typescript', 'bin', 'tsc')
+  // The versions docs/testing.md names.
+  assert.match(run(process.execPath, [typescript5, '-v'], dir), /^Version 5\./)
+  assert.match(run(process.execPath, [typescript7, '-v'], dir), /^Version 7\./)
+  for (const resolution of ['node10', 'node16', 'bundler']) run(process.execPath, [typescript5, '-p', `tsconfig.${resolution}.json`], dir)
+  for (const resolution of ['node16', 'bundler']) run(process.execPath, [typescript7, '-p', `tsconfig.${resolution}.json`], dir)
+  // What docs/testing.md tells node10 projects moving to TypeScript 7.
+  const node10 = spawnSync(process.execPath, [typescript7, '-p', 'tsconfig.node10.json'], { cwd: dir, encoding: 'utf8' })
+  assert.notEqual(node10.status, 0)
+  assert.match(node10.stdout, /error TS5108: Option 'moduleResolution=node10' has been removed/)
 })
