@@ -22,3 +22,15 @@ test('no installed package refuses the oldest Node the package supports, nor the
   }
   assert.deepEqual(misfits, [], `engines.node is ${ours}; these packages would warn EBADENGINE`)
 })
+
+test('runtime dependencies are caret ranges, so an install shares the copy fastify brings; devDependencies stay exact', () => {
+  const exact = (range: string) => semver.valid(range) !== null
+  for (const [name, range] of Object.entries<string>(pkg.dependencies)) {
+    assert.match(range, /^\^\d+\.\d+\.\d+$/, `dependencies.${name} is ${range}`)
+    // The version the lockfile installs is inside the range, and so is fastify's own copy where it has one.
+    assert.ok(semver.satisfies(lock.packages[`node_modules/${name}`].version, range), `${name}@${lock.packages[`node_modules/${name}`].version} outside ${range}`)
+    const fastifys = lock.packages['node_modules/fastify'].dependencies?.[name]
+    if (fastifys !== undefined) assert.ok(semver.intersects(fastifys, range), `fastify wants ${name}@${fastifys}, the package ${range}`)
+  }
+  assert.deepEqual(Object.entries<string>(pkg.devDependencies).filter(([, range]) => !exact(range)), [])
+})

@@ -2,7 +2,7 @@
 // imported unchanged by an application registered with the plugin.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Body, Controller, Get, Injectable, Module, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common'
+import { Body, Controller, Get, Injectable, Module, Post, Req, UseGuards, UseInterceptors, type LoggerService } from '@nestjs/common'
 import { CACHE_MANAGER, CacheInterceptor, CacheKey, CacheModule, CacheTTL } from '@nestjs/cache-manager'
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus'
 import type { Cache } from 'cache-manager'
@@ -123,7 +123,15 @@ class HealthController {
   check () { return this.health.check([() => this.database.isHealthy()]) }
 }
 
-@Module({ imports: [TerminusModule], controllers: [HealthController], providers: [DatabaseIndicator] })
+// Terminus logs a failing check at error level: the test keeps what it logs instead of printing it.
+const healthLog: string[] = []
+class CapturingLogger implements LoggerService {
+  log (message: unknown) { healthLog.push(`log ${message}`) }
+  warn (message: unknown) { healthLog.push(`warn ${message}`) }
+  error (message: unknown) { healthLog.push(`error ${message}`) }
+}
+
+@Module({ imports: [TerminusModule.forRoot({ logger: CapturingLogger })], controllers: [HealthController], providers: [DatabaseIndicator] })
 class HealthApp {}
 
 test('@nestjs/terminus: a health check answers 200 while its indicator is up, 503 once it is down', async (t) => {
@@ -136,6 +144,7 @@ test('@nestjs/terminus: a health check answers 200 while its indicator is up, 50
   assert.equal(failing.statusCode, 503)
   const down = { database: { status: 'down', reason: 'unreachable' } }
   assert.deepEqual(failing.json(), { status: 'error', info: {}, error: down, details: down })
+  assert.deepEqual(healthLog, ['error Health Check has failed! {"database":{"reason":"unreachable","status":"down"}}'])
 })
 
 const auth = registerAs('auth', () => ({ secret: 'test-secret-of-32-characters-long' }))

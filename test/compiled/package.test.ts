@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { brokenLinks, markdownLinks } from '../helpers/markdown-links.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const modules = join(root, 'node_modules')
@@ -49,7 +50,7 @@ function assertPassed (dir: string, cli: string[]): void {
 before(() => {
   // What a fresh clone has: sources and configuration, no dist/.
   const source = join(work, 'source')
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts', 'plugin', 'types', 'examples', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts', 'plugin', 'types', 'examples', 'docs', 'bench/README.md', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
     cpSync(join(root, path), join(source, path), { recursive: true })
   }
   symlinkSync(modules, join(source, 'node_modules'))
@@ -67,7 +68,7 @@ test('npm pack on a clone without dist/ builds first, and ships the license and 
   }
   // Of the ES build only the declarations ship: both entries run the CommonJS build.
   assert.deepEqual([...files].filter((path) => /^dist\/(plugin|types)\//.test(path) && !path.endsWith('.d.ts')), [])
-  assert.deepEqual([...files].filter((path) => /^(test|examples|bench|docs|dist\/examples)\//.test(path)), [], 'no tests, examples or benchmarks')
+  assert.deepEqual([...files].filter((path) => /^(test|examples|bench|dist\/examples)\//.test(path) && path !== 'bench/README.md'), [], 'no tests, examples or benchmarks, only their results page')
   const installed = join(project('maps-app', { 'package.json': JSON.stringify({ name: 'maps-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
   // The license package.json names, in full.
   assert.equal(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).license, 'MIT')
@@ -86,6 +87,17 @@ test('npm pack on a clone without dist/ builds first, and ships the license and 
   const frame = /\((\/[^():]+\/plugin\/decorators\/module\.ts):\d+:\d+\)/.exec(stack)
   assert.ok(frame, stack)
   assert.ok(existsSync(frame[1]), frame[1])
+})
+
+test('the README and the manual ship, and every relative link in the Markdown the package ships resolves inside it', () => {
+  const files = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((path) => path.replace(/^package\//, ''))
+  const pages = files.filter((path) => path.endsWith('.md')).sort()
+  const manual = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)
+  for (const page of ['README.md', 'SECURITY.md', 'CHANGELOG.md', 'bench/README.md', ...manual]) assert.ok(pages.includes(page), `${page} is packed`)
+  const installed = join(project('links-app', { 'package.json': JSON.stringify({ name: 'links-app', private: true }) }), 'node_modules', 'fastify-decorator-plugin')
+  assert.ok(markdownLinks(readFileSync(join(installed, 'README.md'), 'utf8')).filter(({ target }) => /^(docs|bench)\//.test(target)).length > 15)
+  // Checked in the unpacked tarball: a link to a file the package does not ship is broken there.
+  assert.deepEqual(brokenLinks(installed, pages), [])
 })
 
 // A spec as a NestJS project writes it: TypeScript decorators, injection by type (SWC emits the metadata).
@@ -332,7 +344,7 @@ export async function status (): Promise<number> {
 }
 `
 
-test('every entry point type-checks under node10, node16 (CommonJS and ES module) and bundler resolution', () => {
+test('every entry point type-checks with TypeScript 5 (node10, node16 and bundler resolution) and TypeScript 7 (node16, bundler), which has no node10', () => {
   const compilerOptions = { target: 'es2022', strict: true, experimentalDecorators: true, noEmit: true, types: ['node'], skipLibCheck: true }
   const config = (options: Record<string, unknown>, files: string[]) => JSON.stringify({ compilerOptions: { ...compilerOptions, ...options }, files })
   const dir = project('types-app', {
@@ -341,14 +353,20 @@ test('every entry point type-checks under node10, node16 (CommonJS and ES module
     'node16/consumer.cts': consumer,
     'node16/consumer.mts': consumer,
     'bundler/consumer.ts': consumer,
-    // "module": "commonjs" alone means node10 resolution to TypeScript 5, which most projects run.
+    // "module": "commonjs" alone means node10 resolution to TypeScript 5.
     'tsconfig.node10.json': config({ module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true }, ['node10/consumer.ts']),
     'tsconfig.node16.json': config({ module: 'node16', moduleResolution: 'node16' }, ['node16/consumer.cts', 'node16/consumer.mts']),
     'tsconfig.bundler.json': config({ module: 'preserve', moduleResolution: 'bundler' }, ['bundler/consumer.ts'])
   })
-  // TypeScript 7 has no node10 resolution any more: TypeScript 5 checks it.
   const typescript5 = join(createRequire(join(root, 'test', 'typescript-5', 'package.json')).resolve('typescript/package.json'), '..', 'bin', 'tsc')
-  run(process.execPath, [typescript5, '-p', 'tsconfig.node10.json'], dir)
-  const typescript = join(modules, 'typescript', 'bin', 'tsc')
-  for (const resolution of ['node16', 'bundler']) run(process.execPath, [typescript, '-p', `tsconfig.${resolution}.json`], dir)
+  const typescript7 = join(modules, 'typescript', 'bin', 'tsc')
+  // The versions docs/testing.md names.
+  assert.match(run(process.execPath, [typescript5, '-v'], dir), /^Version 5\./)
+  assert.match(run(process.execPath, [typescript7, '-v'], dir), /^Version 7\./)
+  for (const resolution of ['node10', 'node16', 'bundler']) run(process.execPath, [typescript5, '-p', `tsconfig.${resolution}.json`], dir)
+  for (const resolution of ['node16', 'bundler']) run(process.execPath, [typescript7, '-p', `tsconfig.${resolution}.json`], dir)
+  // What docs/testing.md tells node10 projects moving to TypeScript 7.
+  const node10 = spawnSync(process.execPath, [typescript7, '-p', 'tsconfig.node10.json'], { cwd: dir, encoding: 'utf8' })
+  assert.notEqual(node10.status, 0)
+  assert.match(node10.stdout, /error TS5108: Option 'moduleResolution=node10' has been removed/)
 })
