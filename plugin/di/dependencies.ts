@@ -5,6 +5,8 @@ import { constructorOwner, injectedProperties, optionalParams, ownInjectTokens }
 import { forwardRefTarget, isForwardRef } from '../decorators/forward-ref.js'
 import { ERR_MISSING_METADATA, ERR_UNDEFINED_FORWARD_REF } from '../util/errors.js'
 import { tokenName } from '../util/describe.js'
+import { ownDeclaration } from '../util/metadata.js'
+import { kController } from '../util/symbols.js'
 
 const erased = new Set<unknown>([undefined, Object, Function])
 
@@ -101,10 +103,16 @@ function forwarded (ref: ForwardReference, what: string): unknown {
   return token
 }
 
+// Whether any decorator was applied to the class: the plugin's class declarations (@Controller())
+// are kept on the class, the others (@Injectable(), @Module(), @Catch(), ...) as metadata.
+function isDecorated (cls: Function): boolean {
+  return Reflect.getOwnMetadataKeys(cls).length > 0 || ownDeclaration(cls, kController) !== undefined
+}
+
 function missingMetadata (cls: Function, name: string, index: number, hasTypes: boolean, type: unknown): string {
   // Compilers record parameter types only for decorated classes: an undecorated one is the cause whatever the compiler.
   const owner = constructorOwner(cls)
-  if (!hasTypes && Reflect.getOwnMetadataKeys(owner).length === 0) {
+  if (!hasTypes && !isDecorated(owner)) {
     const undecorated = owner === cls ? `${cls.name} has no decorator` : `${owner.name}, whose constructor it inherits, has no decorator`
     return `${name} has a constructor parameter at index [${index}], but ${undecorated}, so no type was recorded for its parameters. ` +
       `Add @Injectable() to ${owner.name}: with tsc or SWC and "emitDecoratorMetadata": true that records them; ` +

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, Injectable, Inject } from '../../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, Injectable, Inject, Catch, UseGuards, UseFilters, UseInterceptors, UsePipes } from '../../plugin/index.js'
 import { registrationError } from '../helpers/registration.js'
 
 async function expectError (module: Function, code: string, ...patterns: Array<RegExp | string>): Promise<void> {
@@ -178,6 +178,53 @@ test('a provider with no decorator at all is told to add @Injectable()', async (
   class AppModule {}
   await expectError(AppModule, 'FDP_ERR_MISSING_METADATA', 'Plain in module AppModule has a constructor parameter at index [0], but Plain has no decorator',
     'Add @Injectable() to Plain', 'under tsx or esbuild also name each token with @Inject(token)')
+})
+
+test('each kind of class missing its parameter types gets the message that fits it', async () => {
+  @Injectable() class CatsService {}
+  // Decorated, so only @Inject() is missing (tsx and esbuild record no types): a controller, a
+  // provider, a guard, an interceptor, a pipe, a filter and a module class.
+  @Controller('cats')
+  class CatsController {
+    constructor (readonly cats: CatsService) {}
+    @Get() list () { return [] }
+  }
+  @Module({ controllers: [CatsController], providers: [CatsService] })
+  class ControllerModule {}
+  await expectError(ControllerModule, 'FDP_ERR_MISSING_METADATA',
+    'CatsController in module ControllerModule has a constructor parameter at index [0] with no @Inject() and no type metadata',
+    'constructor(@Inject(SomeService) private readonly some: SomeService)')
+
+  @Injectable() class DecoratedGuard { constructor (readonly cats: CatsService) {} canActivate () { return true } }
+  @Injectable() class DecoratedInterceptor { constructor (readonly cats: CatsService) {} intercept () { return undefined } }
+  @Injectable() class DecoratedPipe { constructor (readonly cats: CatsService) {} transform (value: unknown) { return value } }
+  @Catch() class DecoratedFilter { constructor (readonly cats: CatsService) {} catch () {} }
+  for (const [name, decorate] of [
+    ['DecoratedGuard', UseGuards(DecoratedGuard)],
+    ['DecoratedInterceptor', UseInterceptors(DecoratedInterceptor)],
+    ['DecoratedPipe', UsePipes(DecoratedPipe)],
+    ['DecoratedFilter', UseFilters(DecoratedFilter)]
+  ] as const) {
+    @Controller('dogs')
+    class DogsController { @Get() list () { return [] } }
+    decorate(DogsController)
+    @Module({ controllers: [DogsController], providers: [CatsService] })
+    class EnhancedModule {}
+    await expectError(EnhancedModule, 'FDP_ERR_MISSING_METADATA', `${name} in module EnhancedModule has a constructor parameter at index [0] with no @Inject() and no type metadata`)
+  }
+
+  @Module({ providers: [CatsService] })
+  class InjectingModule { constructor (readonly cats: CatsService) {} }
+  await expectError(InjectingModule, 'FDP_ERR_MISSING_METADATA', 'InjectingModule in module InjectingModule has a constructor parameter at index [0] with no @Inject() and no type metadata')
+
+  // Undecorated: the decorator is what is missing, whatever the compiler.
+  class PlainGuard { constructor (readonly cats: CatsService) {} canActivate () { return true } }
+  @Controller('birds') @UseGuards(PlainGuard)
+  class BirdsController { @Get() list () { return [] } }
+  @Module({ controllers: [BirdsController], providers: [CatsService] })
+  class GuardedModule {}
+  await expectError(GuardedModule, 'FDP_ERR_MISSING_METADATA', 'PlainGuard in module GuardedModule has a constructor parameter at index [0], but PlainGuard has no decorator',
+    'Add @Injectable() to PlainGuard')
 })
 
 test('a failed registration leaves nothing behind: no route, no decoration, no hook', async () => {
