@@ -194,8 +194,20 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     }
     await startLifecycle(app, root, container, lifecycleOrder(container, modules), options, internal)
   }))
+  if (serving && routes.length > 0 && !app.hasDecorator('swagger')) warnLateSwagger(app)
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', appContainer(container, container.graph.root))
+}
+
+// @fastify/swagger documents the routes added after it: registered later, it would leave this
+// application's routes out of its document without a word.
+function warnLateSwagger (app: FastifyInstance): void {
+  app.addHook('onReady', function (done) {
+    if (this.hasDecorator('swagger')) {
+      this.log.warn('@fastify/swagger was registered after fastify-decorator-plugin: it documents only the routes added after it, so its document leaves out the decorated routes. Register @fastify/swagger before decoratorPlugin.')
+    }
+    done()
+  })
 }
 
 /** Registers a decorator application, from its root module, inside a Fastify app. */

@@ -1,9 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import { Type } from '@sinclair/typebox'
-import { Module, Controller, Get, Post, Delete, Put, HttpCode, Param, Body, RouteSchema, Version } from '../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, Post, Delete, Put, HttpCode, Param, Body, RouteSchema, Version } from '../plugin/index.js'
+import { captureLogs } from './robustness/helpers.js'
 import { build } from './helpers/app.js'
 
 const Cat = Type.Object({ id: Type.Integer(), name: Type.String() })
@@ -91,4 +92,25 @@ test('schema keys for the document pass through: hide leaves a route out; URI ve
   assert.equal(doc.paths['/v2/dogs'].get.description, 'Second version')
   assert.equal((await app.inject('/v2/dogs')).body, 'v2')
   assert.equal((await app.inject('/dogs/internal')).body, 'internal')
+})
+
+test('@fastify/swagger registered after the plugin, which it cannot document, is warned about once; before it, nothing is said', async (t) => {
+  for (const order of ['swagger first', 'plugin first'] as const) {
+    const logs = captureLogs()
+    const app = Fastify({ logger: { stream: logs.stream } })
+    t.after(() => app.close())
+    if (order === 'swagger first') await app.register(swagger, { openapi: { info: { title: 'cats', version: '1' } } })
+    await app.register(decoratorPlugin, { module: CatsModule })
+    if (order === 'plugin first') await app.register(swagger, { openapi: { info: { title: 'cats', version: '1' } } })
+    await app.ready()
+    const warnings = logs.lines.filter((line) => line.level === 40).map((line) => line.msg)
+    const paths = Object.keys((app as unknown as { swagger: () => { paths?: object } }).swagger().paths ?? {})
+    if (order === 'swagger first') {
+      assert.deepEqual(warnings, [])
+      assert.ok(paths.length > 0)
+    } else {
+      assert.deepEqual(paths, [])
+      assert.deepEqual(warnings, ['@fastify/swagger was registered after fastify-decorator-plugin: it documents only the routes added after it, so its document leaves out the decorated routes. Register @fastify/swagger before decoratorPlugin.'])
+    }
+  }
 })

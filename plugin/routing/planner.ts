@@ -25,6 +25,8 @@ export interface RoutePlan {
   methods: string[]
   url: string
   fullUrl: string
+  /** The API version it serves, if any. */
+  version?: string
   /** The trailing-slash URL of a controller root route (`prefixTrailingSlash` 'slash' or 'both'). */
   slash: boolean
   constraints: Record<string, unknown>
@@ -157,7 +159,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
       const slashes = slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)
       for (let i = 0; i < slashes.length; i++) {
         const ending = slashes[i] ? '/' : ''
-        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, slash: slashes[i], constraints, render, rawBody, uploads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
+        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, version: variant.version, slash: slashes[i], constraints, render, rawBody, uploads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
       }
     }
   }

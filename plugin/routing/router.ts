@@ -39,6 +39,8 @@ const controllerContext = named(async function controllerContext (instance: Fast
       rawContext = child
     }))
   }
+  // Each route said once at debug level, as NestJS users know it and Fastify users can turn on.
+  const mapped = instance.log.level === 'debug' || instance.log.level === 'trace'
   for (let r = 0; r < plan.routes.length; r++) {
     const route = plan.routes[r]
     const context = route.rawBody ? rawContext! : instance
@@ -70,8 +72,18 @@ const controllerContext = named(async function controllerContext (instance: Fast
     if (Object.keys(route.constraints).length > 0) options.constraints = route.constraints
     if (noAutoHead.has(route)) options.exposeHeadRoute = false
     context.route(options)
+    if (mapped) logMapped(context, route, options.url)
   }
 })
+
+function logMapped (context: FastifyInstance, route: RoutePlan, path: string): void {
+  const joined = context.prefix + path
+  const url = joined.length > 1 && joined.endsWith('/') && !route.slash ? joined.slice(0, -1) : joined
+  const method = route.methods.join(', ')
+  const [controller, handler] = route.owner.split('.')
+  const version = route.version === undefined ? '' : ` (version: ${route.version})`
+  context.log.debug({ method, url, version: route.version, controller, handler }, `Mapped {${url}, ${method}}${version} route to ${route.owner}`)
+}
 
 /**
  * Registers each controller as its own encapsulated context of its module's, its routes inside.

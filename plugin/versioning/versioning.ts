@@ -17,6 +17,8 @@ type ConstraintStrategy = Parameters<FastifyInstance['addConstraintStrategy']>[0
 export interface VersionVariant {
   segment: string
   constraint?: { name: string, value: string }
+  /** The version it serves, for the startup log; none for a neutral or unversioned one. */
+  version?: string
 }
 
 export interface Versioning {
@@ -35,16 +37,24 @@ const kExtractorError = Symbol('fdp.extractorError')
 // Derived when the extractor threw: routes to a handler of the path, which raises the error.
 const kExtractorFailed = Symbol('fdp.extractorFailed')
 
-// Strategy names are identifiers (find-my-way compiles them into code): one per configuration,
-// so registrations that agree share a strategy and those that differ never collide.
-const strategyIds = new Map<string, number>()
+// Strategy names are identifiers (find-my-way compiles them into code), named after what they read
+// so printRoutes() says it (`apiVersionHeaderXApiVersion: "1"`): one per configuration, so
+// registrations that agree share a strategy and those that differ never collide.
+const strategyNames = new Map<string, string>()
+const takenNames = new Set<string>()
 const extractorIds = new WeakMap<Function, number>()
 let extractors = 0
 
-function strategyName (key: string): string {
-  let id = strategyIds.get(key)
-  if (id === undefined) strategyIds.set(key, id = strategyIds.size + 1)
-  return `fdpVersion${id}`
+function strategyName (key: string, type: string, source: string): string {
+  let name = strategyNames.get(key)
+  if (name !== undefined) return name
+  const words = (text: string): string => text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((word) => word[0].toUpperCase() + word.slice(1).toLowerCase()).join('')
+  const base = `apiVersion${words(type)}${type === 'header' ? words(source) : ''}`
+  name = base
+  for (let n = 2; takenNames.has(name); n++) name = `${base}${n}`
+  strategyNames.set(key, name)
+  takenNames.add(name)
+  return name
 }
 
 function toList (value: VersionValue | undefined): Version[] | undefined {
@@ -88,7 +98,7 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
       variants (versions) {
         const list = toList(versions) ?? defaults
         if (list === undefined) return unversioned
-        return list.map((v) => ({ segment: v === VERSION_NEUTRAL ? '' : `/${prefix}${String(v)}` }))
+        return list.map((v) => v === VERSION_NEUTRAL ? { segment: '' } : { segment: `/${prefix}${String(v)}`, version: String(v) })
       },
       check () {},
       install () {}
@@ -102,7 +112,7 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
   const source = config.type === 'header'
     ? (config.header ?? 'accept-version').toLowerCase()
     : config.type === 'media-type' ? (config.key ?? 'v=') : extractorId(config.extractor)
-  const name = strategyName(JSON.stringify([config.type, source, fallback]))
+  const name = strategyName(JSON.stringify([config.type, source, fallback]), config.type, String(source))
   // Fastify's own `version` strategy reads the same header: see shared-version.ts.
   const sharesHeader = config.type === 'header' && source === 'accept-version'
   let used = false
@@ -112,7 +122,7 @@ export function createVersioning (options: VersioningOptions | undefined): Versi
       const list = toList(versions) ?? defaults
       if (list === undefined) return unversioned
       used = true
-      return list.map((v) => v === VERSION_NEUTRAL ? { segment: '' } : { segment: '', constraint: { name, value: v as string } })
+      return list.map((v) => v === VERSION_NEUTRAL ? { segment: '' } : { segment: '', constraint: { name, value: v as string }, version: v as string })
     },
     check (app) {
       if (used && sharesHeader) checkSharedVersion(app)

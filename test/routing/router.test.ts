@@ -6,6 +6,7 @@ import { routeShape } from '../../plugin/routing/route-checks.js'
 import { joinPath } from '../../plugin/util/paths.js'
 import { build } from '../helpers/app.js'
 import { registrationError } from '../helpers/registration.js'
+import { captureLogs } from '../robustness/helpers.js'
 
 async function registerFails (module: Type): Promise<void> {
   const app = Fastify()
@@ -579,4 +580,30 @@ test('a route hands Fastify only the options it sets, which Fastify copies for e
   assert.deepEqual(seen.get('GET /set/')!.prefixTrailingSlash, 'slash')
   assert.equal(seen.get('GET /set/head')!.exposeHeadRoute, false)
   assert.equal((await app.inject('/set/plain')).body, 'plain')
+})
+
+test('each mapped route is logged once at debug level, with its method, URL, version, controller and handler; nothing at info', async (t) => {
+  @Controller('cats')
+  class CatsController {
+    @Get() list () { return [] }
+    @Post(':id') @Version('2') update () { return {} }
+  }
+  @Module({ controllers: [CatsController] })
+  class CatsModule {}
+  for (const level of ['debug', 'info'] as const) {
+    const logs = captureLogs()
+    const app = Fastify({ logger: { level, stream: logs.stream } })
+    t.after(() => app.close())
+    await app.register(async (child) => { await child.register(decoratorPlugin, { module: CatsModule, prefix: 'api', versioning: { type: 'uri' } }) }, { prefix: '/outer' })
+    await app.ready()
+    const mapped = logs.lines.filter((line) => line.msg?.startsWith('Mapped ')) as Array<Record<string, unknown>>
+    if (level === 'info') {
+      assert.deepEqual(mapped, [])
+      continue
+    }
+    assert.deepEqual(mapped.map(({ level, msg, method, url, version, controller, handler }) => ({ level, msg, method, url, version, controller, handler })), [
+      { level: 20, msg: 'Mapped {/outer/api/cats, GET} route to CatsController.list', method: 'GET', url: '/outer/api/cats', version: undefined, controller: 'CatsController', handler: 'list' },
+      { level: 20, msg: 'Mapped {/outer/api/v2/cats/:id, POST} (version: 2) route to CatsController.update', method: 'POST', url: '/outer/api/v2/cats/:id', version: '2', controller: 'CatsController', handler: 'update' }
+    ])
+  }
 })

@@ -460,3 +460,19 @@ test('the versioning option is validated with FDP_ERR_INVALID_OPTIONS', async ()
     await app.close()
   }
 })
+
+test('printRoutes() names a version constraint after what it reads', async (t) => {
+  @Controller('cats')
+  class CatsController { @Get() @Version('1') list () { return [] } }
+  @Module({ controllers: [CatsController] })
+  class CatsModule {}
+  const names: string[] = []
+  for (const versioning of [{ type: 'header', header: 'X-API-Version' }, { type: 'media-type', key: 'v=' }, { type: 'custom', extractor: () => '1' }] as const) {
+    const app = await build(t, CatsModule, { versioning })
+    names.push(app.printRoutes({ commonPrefix: false }).trim())
+  }
+  // One strategy per configuration in the process: another custom extractor's takes a number.
+  assert.match(names[0], /^└── \/cats \(GET, HEAD\) \{"apiVersionHeaderXApiVersion\d*":"1"\}$/)
+  assert.match(names[1], /^└── \/cats \(GET, HEAD\) \{"apiVersionMediaType\d*":"1"\}$/)
+  assert.match(names[2], /^└── \/cats \(GET, HEAD\) \{"apiVersionCustom\d*":"1"\}$/)
+})
