@@ -17,7 +17,7 @@ export { ContextIdFactory } from './decorators/context-id.js'
 export { ConfigurableModuleBuilder } from './decorators/configurable-module.js'
 export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './util/tokens.js'
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './decorators/controller.js'
-export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator } from './decorators/params.js'
+export { Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, createParamDecorator } from './decorators/params.js'
 export { HttpCode, Header, Redirect, Render } from './decorators/http.js'
 export { HttpStatus } from './common/http-status.js'
 export { StreamableFile } from './common/streamable-file.js'
@@ -55,11 +55,11 @@ export type {
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
   CustomDecorator, DecoratorPluginOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
-  ExistingProvider, FactoryProvider, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
+  ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
   HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleImport, ModuleMetadata, ModulePlugin,
   ModuleRefGetOptions, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
   OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
-  Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, Request, RequestUser, Response,
+  Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, RequestUser,
   RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, StreamableFileOptions, Type,
   UploadedFileInfo, UploadedFileOptions, ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions,
   VersionValue

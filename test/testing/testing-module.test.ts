@@ -235,7 +235,31 @@ test('listen() initializes and listens; getUrl() gives the address', async () =>
   const res = await fetch(`${url}/cats`)
   assert.deepEqual(await res.json(), { data: ['Tom'] })
   await app.close()
-  await assert.rejects(app.getUrl(), { code: 'FDP_ERR_INVALID_OPTIONS' })
+  await assert.rejects(app.getUrl(), { code: 'FDP_ERR_INVALID_OPTIONS', message: 'app.listen() needs to be called before calling app.getUrl()' })
+})
+
+test('listen() takes NestJS\'s forms, a last callback given (error, address); getUrl() rejects before it and names the loopback for every interface', async () => {
+  const application = async () => (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication()
+  const before = await application()
+  await assert.rejects(before.getUrl(), { message: 'app.listen() needs to be called before calling app.getUrl()' })
+  await before.close()
+  for (const [args, host] of [[[0, '0.0.0.0'], '127.0.0.1'], [[0, '::'], '127.0.0.1'], [[0, '::1'], '[::1]'], [[0, '127.0.0.1'], '127.0.0.1']] as const) {
+    const app = await application()
+    let calledBack: unknown[] | undefined
+    const server = await app.listen(args[0], args[1], (...given: unknown[]) => { calledBack = given })
+    const url = await app.getUrl()
+    assert.match(url, new RegExp(`^http://${host.replace(/[[\]]/g, '\\$&')}:\\d+$`), `${args[1]}: ${url}`)
+    assert.equal(calledBack?.[0], null)
+    assert.match(String(calledBack?.[1]), /^http:\/\//)
+    assert.equal(server, app.getHttpServer())
+    const res = await fetch(`http://${host}:${(server.address() as { port: number }).port}/cats`)
+    assert.deepEqual(await res.json(), { data: ['Tom'] })
+    await app.close()
+  }
+  const withCallback = await application()
+  await new Promise<void>((resolve, reject) => { withCallback.listen(0, (error) => error === null ? resolve() : reject(error)).catch(reject) })
+  assert.match(await withCallback.getUrl(), /^http:\/\/(127\.0\.0\.1|\[::1\]):\d+$/)
+  await withCallback.close()
 })
 
 test('setViewEngine() registers @fastify/view for @Render routes', async () => {
