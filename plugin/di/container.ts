@@ -238,11 +238,12 @@ export class Container implements Lookups {
         if (dep.optional) continue
         throw this.#unknownDependency(binding, dep)
       }
-      if (found === 'inquirer' && !binding.transient) {
+      // A transient is built for one consumer, a request-scoped provider for the first of its request.
+      if (found === 'inquirer' && !binding.transient && binding.definition.scope !== 'REQUEST') {
         const what = dep.property === undefined ? `the constructor parameter at index [${dep.index}]` : `the property ${JSON.stringify(String(dep.property))}`
         const cls = binding.definition.useClass?.name ?? bindingName(binding)
-        throw new ERR_INVALID_PROVIDER(`${bindingName(binding)} in module ${binding.module.name} injects INQUIRER (${what}), but is not transient: ` +
-          `only a transient provider is built for one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) to ${cls}.`)
+        throw new ERR_INVALID_PROVIDER(`${bindingName(binding)} in module ${binding.module.name} injects INQUIRER (${what}), but is neither transient nor request-scoped: ` +
+          `a singleton is built for no one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) (or Scope.REQUEST) to ${cls}.`)
       }
       if (typeof found === 'string') dep.builtin = found
       else dep.binding = found
@@ -396,7 +397,8 @@ export class Container implements Lookups {
       const chain = consumer.transient && inquirer !== undefined ? inquirer : consumer
       return request === undefined ? promised(() => this.#construct(binding, undefined, chain)) : this.#construct(binding, request, chain)
     }
-    return request === undefined ? this.#static(binding) : this.#scoped(binding, request)
+    // A request-scoped provider's INQUIRER is the consumer that first asks for it in the request.
+    return request === undefined ? this.#static(binding) : this.#scoped(binding, request, false, consumer)
   }
 
   // What INQUIRER injects for a consumer: an object of its class, as NestJS gives (read its constructor).
@@ -407,14 +409,14 @@ export class Container implements Lookups {
     return consumer.inquirer
   }
 
-  #scoped (binding: Binding, request: ScopeHolder, keepTransient = false): Box | Promise<Box> {
+  #scoped (binding: Binding, request: ScopeHolder, keepTransient = false, inquirer?: Binding): Box | Promise<Box> {
     if (binding.transient && !keepTransient) return this.#construct(binding, request, undefined)
     if (!binding.perRequest && !binding.transient) return { value: binding.instance }
     let cache = request[kRequestScope]
     if (cache === undefined) request[kRequestScope] = cache = new Map()
     let box = cache.get(binding)
     if (box === undefined) {
-      box = this.#construct(binding, request, undefined)
+      box = this.#construct(binding, request, inquirer)
       cache.set(binding, box)
     }
     return box
