@@ -36,10 +36,14 @@ export interface HttpAdapter<TInstance = FastifyInstance> {
 }
 
 export interface INestApplicationContext {
-  /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the root module declares. */
+  /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the root module declares; `{ each: true }`: every one under the token. */
+  get<T = any>(token: InjectionToken<T>, options: ModuleRefGetOptions & { each: true }): T[]
   get<T = any>(token: InjectionToken<T>, options?: ModuleRefGetOptions): T
   /** A request-scoped or transient provider, built for `contextId` (a fresh context without it). */
+  resolve<T = any>(token: InjectionToken<T>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<T[]>
   resolve<T = any>(token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T>
+  /** Makes `request` what REQUEST injects into what is resolved with `contextId`. */
+  registerRequestByContextId<T = any>(request: T, contextId: ContextId): void
   /** Runs every `onModuleInit`; resolves to the context itself. */
   init(): Promise<this>
   /** Runs every `onModuleDestroy` and releases the Fastify instance. */

@@ -482,6 +482,18 @@ export class Container implements Lookups {
     return strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
   }
 
+  /** Every binding of `token`, one per module declaring it, in module order (a builtin's value alone). */
+  findAll (token: Token): Array<Box | Binding> {
+    const builtin = this.#builtin(token)
+    if (builtin === 'reflector' || builtin === 'moduleRef') return [this.find(this.graph.root, token, false)!]
+    const all: Array<Box | Binding> = []
+    for (const module of this.graph.modules) {
+      const found = this.#own(module, token)
+      if (found !== undefined) all.push(found)
+    }
+    return all
+  }
+
   /** The module that declares `token` itself, if any. */
   declaring (token: Token): ModuleNode | undefined {
     return this.graph.modules.find((module) => this.#own(module, token) !== undefined)

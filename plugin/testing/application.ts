@@ -1,3 +1,4 @@
+import { registerRequest } from '../decorators/context-id.js'
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
   CanActivate, Container as PublicContainer, ContextId, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken,
@@ -133,10 +134,16 @@ export class TestingApplication implements NestFastifyApplication {
     return this
   }
 
-  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T { return getIn(this.#source.current(), token, options) }
-  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T> {
+  get<T = any> (token: InjectionToken<T>, options: ModuleRefGetOptions & { each: true }): T[]
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T | T[] { return getIn(this.#source.current(), token, options) }
+  resolve<T = any> (token: InjectionToken<T>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<T[]>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T | T[]> {
     return resolveIn(this.#source.current(), token, contextId, options)
   }
+
+  registerRequestByContextId<T = any> (request: T, contextId: ContextId): void { registerRequest(contextId, request) }
 
   useLogger (logger: LoggerService | LogLevel[] | false): void {
     Logger.overrideLogger(logger)

@@ -1,3 +1,4 @@
+import { registerRequest } from '../decorators/context-id.js'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Container as PublicContainer, ContextId, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
@@ -164,14 +165,21 @@ export class TestingModule implements ApplicationSource {
   }
 
   /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the test module declares. */
-  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T {
+  get<T = any> (token: InjectionToken<T>, options: ModuleRefGetOptions & { each: true }): T[]
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T | T[] {
     return getIn(this.#container, token, options)
   }
 
-  /** A request-scoped or transient provider, built for `contextId` (a fresh context without it). */
-  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T> {
+  /** A request-scoped or transient provider, built for `contextId` (a fresh context without it); `{ each: true }`: every one under the token. */
+  resolve<T = any> (token: InjectionToken<T>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<T[]>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T | T[]> {
     return resolveIn(this.#container, token, contextId, options)
   }
+
+  /** Makes `request` what REQUEST injects into what is resolved with `contextId`. */
+  registerRequestByContextId<T = any> (request: T, contextId: ContextId): void { registerRequest(contextId, request) }
 
   useLogger (logger: LoggerService | LogLevel[] | false): void { Logger.overrideLogger(logger) }
   flushLogs (): void { Logger.flush() }

@@ -6,7 +6,7 @@ import request from 'supertest'
 import ejs from 'ejs'
 import {
   Module, Controller, Get, Post, Param, Body, Injectable, Inject, Render, UseGuards, ParseIntPipe, Version, FASTIFY,
-  FastifyAdapter, VersioningType, Logger, APP_GUARD, Scope, ContextIdFactory, type CanActivate, type DynamicModule, type OnModuleInit, type OnModuleDestroy,
+  FastifyAdapter, VersioningType, Logger, APP_GUARD, REQUEST, Scope, ContextIdFactory, type CanActivate, type DynamicModule, type OnModuleInit, type OnModuleDestroy,
   type INestApplication, type NestFastifyApplication, type PipeTransform
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
@@ -435,7 +435,7 @@ test('get(token, { strict: true }) and resolve(token, contextId, { strict: true 
   const unit = await Test.createTestingModule({ controllers: [CatsController], providers: [CatsService, CatsRepository] }).compile()
   assert.equal(unit.get(CatsController, { strict: true }), unit.get(CatsController))
   assert.equal(unit.get(CatsService, { strict: true }).findAll()[0], 'Tom')
-  assert.throws(() => unit.get(CatsService, { each: true } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /\{ each: true \}\) is not supported/ })
+  assert.deepEqual(unit.get(CatsService, { each: true }), [unit.get(CatsService)])
   await unit.close()
 })
 
@@ -522,4 +522,26 @@ test('createNestApplication(options) and (adapter, options) take NestJS\'s logge
   await closed.init()
   assert.equal((await closed.inject({ url: '/cats', headers: { origin: 'https://any.example' } })).headers['access-control-allow-origin'], undefined)
   await closed.close()
+})
+
+test('the testing module and its application: get() and resolve() with { each: true }, registerRequestByContextId()', async () => {
+  @Injectable({ scope: Scope.REQUEST })
+  class Handler { constructor (@Inject(REQUEST) readonly request: unknown) {} }
+  @Module({ providers: [{ provide: 'HANDLER', useValue: 'inner' }], exports: ['HANDLER'] })
+  class InnerModule {}
+  @Module({ imports: [InnerModule], providers: [{ provide: 'HANDLER', useValue: 'outer' }, Handler] })
+  class OuterModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [OuterModule] }).compile()
+  assert.deepEqual([...moduleRef.get<string>('HANDLER', { each: true })].sort(), ['inner', 'outer'])
+  assert.deepEqual([...await moduleRef.resolve<string>('HANDLER', undefined, { each: true })].sort(), ['inner', 'outer'])
+  const contextId = ContextIdFactory.create()
+  moduleRef.registerRequestByContextId({ id: 'fake' }, contextId)
+  assert.deepEqual((await moduleRef.resolve(Handler, contextId)).request, { id: 'fake' })
+  const app = moduleRef.createNestApplication()
+  await app.init()
+  assert.deepEqual([...app.get<string>('HANDLER', { each: true })].sort(), ['inner', 'outer'])
+  const other = ContextIdFactory.create()
+  app.registerRequestByContextId({ id: 'app' }, other)
+  assert.deepEqual((await app.resolve(Handler, other)).request, { id: 'app' })
+  await app.close()
 })
