@@ -142,7 +142,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const foreign = await nest?.finish(controllers)
   const globals = optionEnhancers(options)
   // Bind: every provider, controller, enhancer and module class, then scopes and cycles.
-  const container = new Container(graph, options.overrides, internal?.seed, foreign)
+  const container = new Container(graph, options.overrides, internal?.seed, foreign, internal?.mocker)
   container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers.map(controllerUse), modules)
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.

@@ -76,7 +76,10 @@ export class Container implements Lookups {
   readonly #aliases = new Map<Token, Token | Binding>()
   readonly #readClass: ((cls: Function) => void) | undefined
 
-  constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined, foreign?: ForeignMetadata) {
+  readonly #mocker: ((token: unknown) => unknown) | undefined
+
+  constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined, foreign?: ForeignMetadata, mocker?: (token: unknown) => unknown) {
+    this.#mocker = mocker
     this.graph = graph
     this.#seed = seed
     this.#readClass = foreign?.readClass
@@ -236,7 +239,10 @@ export class Container implements Lookups {
       const found = this.#lookup(binding.module, dep.token)
       if (found === undefined) {
         if (dep.optional) continue
-        throw this.#unknownDependency(binding, dep)
+        const mock = this.#mock(binding, dep)
+        if (mock === undefined) throw this.#unknownDependency(binding, dep)
+        dep.binding = mock
+        continue
       }
       // A transient is built for one consumer, a request-scoped provider for the first of its request.
       if (found === 'inquirer' && !binding.transient && binding.definition.scope !== 'REQUEST') {
@@ -248,6 +254,15 @@ export class Container implements Lookups {
       if (typeof found === 'string') dep.builtin = found
       else dep.binding = found
     }
+  }
+
+  // A stand-in the testing module's mocker gives for this one place of injection, as NestJS asks it.
+  #mock (binding: Binding, dep: Dependency): Binding | undefined {
+    const value = this.#mocker?.(dep.token)
+    if (!value) return undefined
+    const mock = newBinding(binding.module, { token: dep.token, useValue: value, scope: 'DEFAULT' }, 'provider')
+    this.#link(mock)
+    return mock
   }
 
   #unknownDependency (binding: Binding, dep: Dependency): Error {

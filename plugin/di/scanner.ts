@@ -112,11 +112,12 @@ function mergedMetadata (cls: Function, dynamic: DynamicModule | undefined): Mod
  * Walks the imports from the root module, validating every declaration on the way. Imports may be
  * module classes, dynamic modules, Promises of either (awaited in order) and forward references;
  * a dynamic module object is one module, however often it is imported.
- * `replace` swaps module classes wherever they are imported or exported (testing).
+ * `replace` swaps modules (classes, dynamic module objects or Promises, by identity) wherever they
+ * are imported or exported (testing).
  */
-export async function scanModules (root: Type, replace?: Map<Function, Function>): Promise<ModuleGraph> {
+export async function scanModules (root: Type, replace?: Map<unknown, unknown>): Promise<ModuleGraph> {
   const nodes = new Map<object, ModuleNode>()
-  const swap = (value: unknown): unknown => replace?.get(value as Function) ?? value
+  const swap = (value: unknown): unknown => replace?.get(value) ?? value
 
   // The module an imports entry stands for: its class or dynamic module, Promises awaited.
   async function moduleOf (entry: unknown, where: string): Promise<{ key: object, cls: Type, dynamic?: DynamicModule }> {

@@ -1,11 +1,13 @@
 import { registerRequest } from '../decorators/context-id.js'
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { Container as PublicContainer, ContextId, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
+import type { Container as PublicContainer, ContextId, DynamicModule, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import type { NestApplicationOptions } from '../../types/application.js'
 import type { OverrideByFactoryOptions } from '../../types/testing.js'
 import { decoratorPlugin } from '../plugin.js'
-import { Module, isModule } from '../decorators/module.js'
+import { Module } from '../decorators/module.js'
+import { injectableOptions } from '../decorators/injectable.js'
+import { controllerDefinition } from '../decorators/controller.js'
 import { FastifyAdapter } from '../common/fastify-adapter.js'
 import { Logger } from '../extras/logger.js'
 import { kInternal, type BuiltApplication } from '../di/internal-options.js'
@@ -23,14 +25,21 @@ export interface OverrideBy {
 }
 
 export interface OverrideModule {
-  useModule (module: Type): TestingModuleBuilder
+  useModule (module: ModuleDefinition): TestingModuleBuilder
 }
+
+/** A module as `imports` takes it: a class, a dynamic module, or a Promise of either. */
+export type ModuleDefinition = Type | DynamicModule | Promise<Type | DynamicModule>
+
+/** What `useMocker()` takes: a stand-in for a token no module provides, or a falsy value to leave the error. */
+export type MockFactory = (token?: InjectionToken) => any
 
 /** The test module's graph, as the builder collected it: built once by compile(), again by the application. */
 interface Blueprint {
   module: Type
   overrides: Provider[]
-  replaceModules: Map<Function, Function>
+  replaceModules: Map<unknown, unknown>
+  mocker?: MockFactory
 }
 
 /**
@@ -56,20 +65,30 @@ export class TestingModuleBuilder {
   overrideInterceptor (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideInterceptor') }
   overrideFilter (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideFilter') }
 
-  /** Replaces a module wherever it is imported (or re-exported) by another module. */
-  overrideModule (module: Type): OverrideModule {
-    if (!isModule(module)) {
-      throw new ERR_INVALID_OPTIONS(`overrideModule() takes a class decorated with @Module(), given ${describe(module)}.`)
+  /**
+   * Replaces a module wherever it is imported (or re-exported) by another module: a class, or a
+   * dynamic module object or Promise, matched by identity as NestJS matches them.
+   */
+  overrideModule (module: ModuleDefinition): OverrideModule {
+    if (!isModuleDefinition(module)) {
+      throw new ERR_INVALID_OPTIONS(`overrideModule() takes a module class, a dynamic module or a Promise of one, given ${describe(module)}.`)
     }
     return {
       useModule: (replacement) => {
-        if (!isModule(replacement)) {
-          throw new ERR_INVALID_OPTIONS(`overrideModule(${module.name}).useModule() takes a class decorated with @Module(), given ${describe(replacement)}.`)
+        if (!isModuleDefinition(replacement)) {
+          throw new ERR_INVALID_OPTIONS(`overrideModule().useModule() takes a module class, a dynamic module or a Promise of one, given ${describe(replacement)}.`)
         }
         this.#blueprint.replaceModules.set(module, replacement)
         return this
       }
     }
+  }
+
+  /** Stand-ins for the dependencies no module provides: `mocker(token)`, asked once per place of injection. */
+  useMocker (mocker: MockFactory): TestingModuleBuilder {
+    if (typeof mocker !== 'function') throw new ERR_INVALID_OPTIONS(`useMocker() takes a function (token) => mock, given ${describe(mocker)}.`)
+    this.#blueprint.mocker = mocker
+    return this
   }
 
   #override (token: InjectionToken, method: string): OverrideBy {
@@ -105,7 +124,7 @@ export class TestingModuleBuilder {
       await fastify.register(decoratorPlugin, {
         module: blueprint.module,
         overrides: blueprint.overrides,
-        [kInternal]: { replaceModules: blueprint.replaceModules, contextOnly: true, manualLifecycle: (application: BuiltApplication) => { built = application } }
+        [kInternal]: { replaceModules: blueprint.replaceModules, mocker: blueprint.mocker, contextOnly: true, manualLifecycle: (application: BuiltApplication) => { built = application } }
       } as Parameters<typeof decoratorPlugin>[1])
     } catch (error) {
       await fastify.close().catch(() => {})
@@ -113,6 +132,12 @@ export class TestingModuleBuilder {
     }
     return new TestingModule(blueprint, fastify, built!)
   }
+}
+
+// A module class (decorated or not, but no provider or controller), a dynamic module object, or a Promise of either.
+function isModuleDefinition (value: unknown): boolean {
+  if (typeof value === 'function') return value.prototype !== undefined && injectableOptions(value) === undefined && controllerDefinition(value) === undefined
+  return isPlainObject(value) ? typeof value.module === 'function' : typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }
 
 const applicationKeys = new Set(['logger', 'bufferLogs', 'cors'])
@@ -221,7 +246,7 @@ export class TestingModule implements ApplicationSource {
     return {
       module: this.#blueprint.module,
       overrides: this.#blueprint.overrides,
-      [kInternal]: { replaceModules: this.#blueprint.replaceModules, seed: seedFrom(this.#built.container) }
+      [kInternal]: { replaceModules: this.#blueprint.replaceModules, mocker: this.#blueprint.mocker, seed: seedFrom(this.#built.container) }
     }
   }
 

@@ -545,3 +545,60 @@ test('the testing module and its application: get() and resolve() with { each: t
   assert.deepEqual((await app.resolve(Handler, other)).request, { id: 'app' })
   await app.close()
 })
+
+test('useMocker() stands in for the dependencies no module provides, once per place of injection; a falsy mock leaves the error', async () => {
+  class Missing { value () { return 'real' } }
+  @Injectable()
+  class First { constructor (@Inject(Missing) readonly missing: { value: () => string }, @Inject('TOKEN') readonly token: string) {} }
+  @Injectable()
+  class Second { constructor (@Inject(Missing) readonly missing: { value: () => string }) {} }
+  @Module({ providers: [First, Second] })
+  class AppModule {}
+  const asked: unknown[] = []
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .useMocker((token) => {
+      asked.push(token)
+      return token === 'TOKEN' ? 'mocked token' : { value: () => 'mocked' }
+    })
+    .compile()
+  assert.deepEqual(asked, [Missing, 'TOKEN', Missing])
+  assert.equal(moduleRef.get(First).missing.value(), 'mocked')
+  assert.equal(moduleRef.get(First).token, 'mocked token')
+  assert.notEqual(moduleRef.get(First).missing, moduleRef.get(Second).missing, 'a mock per place of injection')
+  await moduleRef.close()
+
+  await assert.rejects(Test.createTestingModule({ imports: [AppModule] }).useMocker(() => undefined).compile(), { code: 'FDP_ERR_UNKNOWN_DEPENDENCY' })
+  assert.throws(() => Test.createTestingModule({}).useMocker('no' as any), { code: 'FDP_ERR_INVALID_OPTIONS' })
+})
+
+test('overrideModule() takes a dynamic module (or a Promise of one), matched by identity, and useModule() a dynamic module', async () => {
+  @Injectable() class Settings { constructor (@Inject('NAME') readonly name: string) {} }
+  @Module({})
+  class ConfigLikeModule {
+    static forRoot (name: string): DynamicModule {
+      return { module: ConfigLikeModule, providers: [{ provide: 'NAME', useValue: name }, Settings], exports: [Settings] }
+    }
+  }
+  const imported = ConfigLikeModule.forRoot('real')
+  @Module({ imports: [imported] })
+  class AppModule {}
+  const replaced = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideModule(imported).useModule(ConfigLikeModule.forRoot('test'))
+    .compile()
+  assert.equal(replaced.get(Settings).name, 'test')
+  await replaced.close()
+  // Another call's object is another module: it replaces nothing, as in NestJS.
+  const untouched = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideModule(ConfigLikeModule.forRoot('real')).useModule(ConfigLikeModule.forRoot('test'))
+    .compile()
+  assert.equal(untouched.get(Settings).name, 'real')
+  await untouched.close()
+  const promised = Promise.resolve(ConfigLikeModule.forRoot('later'))
+  @Module({ imports: [promised] })
+  class AsyncModule {}
+  const fromPromise = await Test.createTestingModule({ imports: [AsyncModule] })
+    .overrideModule(promised).useModule(Promise.resolve(ConfigLikeModule.forRoot('swapped')))
+    .compile()
+  assert.equal(fromPromise.get(Settings).name, 'swapped')
+  await fromPromise.close()
+})

@@ -83,7 +83,14 @@ export function hosts (context: ExecutionContext): unknown[] {
 }
 
 export async function testingModule (): Promise<void> {
-  const moduleRef = await Test.createTestingModule({ imports: [JwtModule.register({ secret: 'x' }), AppModule] }).compile()
+  const jwt = JwtModule.register({ secret: 'x' })
+  const moduleRef = await Test.createTestingModule({ imports: [jwt, AppModule] })
+    .useMocker((token) => token === 'MISSING' ? {} : undefined)
+    .overrideModule(jwt).useModule(JwtModule.register({ secret: 'test' }))
+    .overrideModule(ConfigModule.forRoot()).useModule(ConfigModule.forRoot({ ignoreEnvFile: true }))
+    .compile()
+  const all: string[] = moduleRef.get<string>('TOKEN', { each: true })
+  void all
   const app = moduleRef.createNestApplication()
   app.useGlobalInterceptors(new CacheInterceptor({} as any, {} as any), new NestTypedInterceptor())
   await app.listen(0, '127.0.0.1', (error) => { if (error) throw error })
