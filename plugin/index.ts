@@ -2,11 +2,8 @@
 // reflect-metadata's global types for the package's users, as its import used to give them.
 /// <reference types="reflect-metadata" preserve="true" />
 import * as errorClasses from './util/errors.js'
-import requirePeer from './util/require-peer.cjs'
-
-// Loaded here so users need no side-effect import of their own; required, not imported, for
-// the reason peers.ts gives.
-requirePeer('reflect-metadata')
+// reflect-metadata itself is loaded by util/metadata.ts, before any decorator runs.
+import './util/metadata.js'
 
 export { decoratorPlugin } from './plugin.js'
 export { Module, Global } from './decorators/module.js'
@@ -39,6 +36,8 @@ export {
 export type { HttpExceptionClass } from './common/exceptions.js'
 export { ParseIntPipe, ParseFloatPipe, ParseBoolPipe, ParseUUIDPipe, ParseEnumPipe, ParseArrayPipe, DefaultValuePipe } from './validation/pipes.js'
 export { ValidationPipe } from './validation/validation-pipe.js'
+export { ClassSerializerInterceptor, SerializeOptions } from './validation/class-serializer.js'
+export type { ClassSerializerInterceptorOptions } from './validation/class-serializer.js'
 export { FastifyAdapter } from './common/fastify-adapter.js'
 export { VersioningType } from './common/versioning-type.js'
 export { RequestMethod } from './common/request-method.js'
