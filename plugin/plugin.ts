@@ -13,6 +13,7 @@ import { checkAppRoutes, checkRoutes } from './routing/route-checks.js'
 import { named, registerControllers, type Contexts } from './routing/router.js'
 import { createErrorHandler, lastResortErrorHandler } from './pipeline/exception-handler.js'
 import { appContainer } from './di/app-container.js'
+import { ApplicationConfig } from './di/application-config.js'
 import { lifecycleOrder, runStart, runStop } from './di/lifecycle.js'
 import { signalShutdown, shutdownSignalsOf } from './extras/shutdown-signals.js'
 import { checkView, registerView } from './extras/view.js'
@@ -143,6 +144,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const globals = optionEnhancers(options)
   // Bind: every provider, controller, enhancer and module class, then scopes and cycles.
   const container = new Container(graph, options.overrides, internal?.seed, foreign, internal?.mocker)
+  container.applicationConfig = new ApplicationConfig(options)
   container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers.map(controllerUse), modules)
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.

@@ -14,6 +14,7 @@ const mainExports = [
   'APP_INTERCEPTOR',
   'APP_PIPE',
   'All',
+  'ApplicationConfig',
   'BadGatewayException',
   'BadRequestException',
   'Body',

@@ -7,6 +7,7 @@ import { declareDependencies } from './dependencies.js'
 import { checkDependencies } from './cycles.js'
 import { ModuleReference, type Lookups } from './module-ref.js'
 import { Reflector } from '../decorators/reflector.js'
+import { ApplicationConfig } from './application-config.js'
 import { ContextIdFactory, contextHolder, requestOf } from '../decorators/context-id.js'
 import { FASTIFY, INQUIRER, REQUEST } from '../util/tokens.js'
 import { kBuiltinToken, kRequestScope } from '../util/symbols.js'
@@ -61,6 +62,8 @@ type RequestWithScope = FastifyRequest & ScopeHolder
 export class Container implements Lookups {
   readonly graph: ModuleGraph
   readonly reflector = new Reflector()
+  /** What `ApplicationConfig` injects: the registration's options, read only. */
+  applicationConfig = new ApplicationConfig()
   #created: Array<{ binding: Binding, instance: unknown }> | undefined = []
   readonly #declared = new Map<ModuleNode, Map<Token, Binding>>()
   readonly #adHoc = new Map<ModuleNode, Map<Token, Binding>>()
@@ -402,6 +405,7 @@ export class Container implements Lookups {
       if (builtin === 'request') return { value: requestOf(request) }
       if (builtin === 'fastify') return { value: this.#contextOf(consumer) }
       if (builtin === 'reflector') return { value: this.reflector }
+      if (builtin === 'applicationConfig') return { value: this.applicationConfig }
       if (builtin === 'moduleRef') return { value: this.moduleRef(consumer.module) }
       return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
     }
@@ -494,13 +498,14 @@ export class Container implements Lookups {
     const builtin = this.#builtin(token)
     if (builtin === 'reflector') return { value: this.reflector }
     if (builtin === 'moduleRef') return { value: this.moduleRef(module) }
+    if (builtin === 'applicationConfig') return { value: this.applicationConfig }
     return strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
   }
 
   /** Every binding of `token`, one per module declaring it, in module order (a builtin's value alone). */
   findAll (token: Token): Array<Box | Binding> {
     const builtin = this.#builtin(token)
-    if (builtin === 'reflector' || builtin === 'moduleRef') return [this.find(this.graph.root, token, false)!]
+    if (builtin === 'reflector' || builtin === 'moduleRef' || builtin === 'applicationConfig') return [this.find(this.graph.root, token, false)!]
     const all: Array<Box | Binding> = []
     for (const module of this.graph.modules) {
       const found = this.#own(module, token)

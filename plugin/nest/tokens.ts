@@ -4,19 +4,20 @@ import type { InjectionToken, Type } from '../../types/index.js'
 import { Reflector } from '../decorators/reflector.js'
 import { INQUIRER, REQUEST } from '../util/tokens.js'
 import { ModuleRef } from '../di/module-ref.js'
+import { ApplicationConfig } from '../di/application-config.js'
 import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
 import { FastifyAdapterHost } from './http-adapter.js'
 
 // The classes of @nestjs/core that NestJS code injects by type; told apart by identity once
 // @nestjs/core is loaded, and loaded only when a token of one of these names is in the application.
-const supported = ['Reflector', 'HttpAdapterHost', 'ModuleRef']
+const supported = ['Reflector', 'HttpAdapterHost', 'ModuleRef', 'ApplicationConfig']
 // Those the plugin has no stand-in for: injecting one fails with a message that says so.
-const unsupported = ['LazyModuleLoader', 'DiscoveryService', 'MetadataScanner', 'ModulesContainer', 'ApplicationConfig']
+const unsupported = ['LazyModuleLoader', 'DiscoveryService', 'MetadataScanner', 'ModulesContainer']
 const coreClasses = new Set([...supported, ...unsupported])
 
 /** Whether `token` may be one of @nestjs/core's classes. */
 export function mayBeCoreToken (token: unknown): token is Function {
-  return typeof token === 'function' && coreClasses.has(token.name) && token !== Reflector && token !== ModuleRef
+  return typeof token === 'function' && coreClasses.has(token.name) && token !== Reflector && token !== ModuleRef && token !== ApplicationConfig
 }
 
 /**
@@ -38,11 +39,13 @@ export async function nestTokens (candidates: Map<Function, string>, app: Fastif
   if (candidates.has(reflector)) aliases.set(reflector, Reflector)
   const moduleRef = core.ModuleRef as Type
   if (candidates.has(moduleRef)) aliases.set(moduleRef, ModuleRef)
+  const applicationConfig = core.ApplicationConfig as Type
+  if (candidates.has(applicationConfig)) aliases.set(applicationConfig, ApplicationConfig)
   if (candidates.has(adapterHost)) aliases.set(adapterHost, { useValue: new FastifyAdapterHost(app) })
   for (const name of unsupported) {
     const consumer = candidates.get(core[name] as Function)
     if (consumer !== undefined) {
-      throw new ERR_NEST_UNSUPPORTED(`${consumer} injects ${name} of @nestjs/core, which the plugin does not provide. Inject the providers it would look up directly; @nestjs/core's Reflector, ModuleRef and HttpAdapterHost are provided.`)
+      throw new ERR_NEST_UNSUPPORTED(`${consumer} injects ${name} of @nestjs/core, which the plugin does not provide. Inject the providers it would look up directly; @nestjs/core's Reflector, ModuleRef, ApplicationConfig and HttpAdapterHost are provided.`)
     }
   }
   return aliases

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { FastifyRequest } from 'fastify'
 import {
-  Module, Controller, Get, Injectable, Inject, Scope, REQUEST, ModuleRef, ContextIdFactory, type OnModuleInit
+  Module, Controller, Get, Injectable, Inject, Scope, REQUEST, ModuleRef, ContextIdFactory, ApplicationConfig, type OnModuleInit
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 import { registrationError } from '../helpers/registration.js'
@@ -205,4 +205,25 @@ test('introspect() gives a provider\'s scope, what it depends on counted; regist
   moduleRef.registerRequestByContextId(fake, contextId)
   assert.equal((await moduleRef.resolve(PerRequest, contextId)).request, fake)
   assert.equal((await moduleRef.resolve(PerRequest, ContextIdFactory.create())).request, undefined, 'another context has none')
+})
+
+test('ApplicationConfig is injectable in any module (the plugin\'s, or @nestjs/core\'s class): the global prefix, versioning and global enhancers the app was registered with', async (t) => {
+  const { ApplicationConfig: NestApplicationConfig } = await import('@nestjs/core')
+  const guard = { canActivate: () => true }
+  @Injectable()
+  class ReadsConfig {
+    constructor (@Inject(ApplicationConfig) readonly config: ApplicationConfig, @Inject(NestApplicationConfig) readonly nest: ApplicationConfig) {}
+  }
+  @Module({ providers: [ReadsConfig], exports: [ReadsConfig] })
+  class FeatureModule {}
+  @Module({ imports: [FeatureModule] })
+  class AppModule {}
+  const app = await build(t, AppModule, { prefix: 'api', versioning: { type: 'header', header: 'X-Version' }, globalGuards: [guard] })
+  const { config, nest } = app.container.get(ReadsConfig)
+  assert.equal(nest, config)
+  assert.equal(config.getGlobalPrefix(), 'api')
+  assert.deepEqual(config.getVersioning(), { type: 'header', header: 'X-Version' })
+  assert.deepEqual(config.getGlobalGuards(), [guard])
+  assert.deepEqual([config.getGlobalPipes(), config.getGlobalInterceptors(), config.getGlobalFilters(), config.getGlobalPrefixOptions()], [[], [], [], {}])
+  assert.equal(app.container.get(ModuleRef).get(ApplicationConfig), config)
 })
