@@ -178,7 +178,7 @@ export class TestingModule implements ApplicationSource {
   readonly #context: FastifyInstance
   readonly #built: BuiltApplication
   #container: PublicContainer
-  #application: TestingApplication | undefined
+  readonly #applications: TestingApplication[] = []
   #initialized: Promise<void> | undefined
   #closed: Promise<void> | undefined
 
@@ -215,10 +215,10 @@ export class TestingModule implements ApplicationSource {
     return this
   }
 
-  /** Runs every onModuleDestroy and releases the Fastify instances, the application's included. */
+  /** Runs every onModuleDestroy and releases the Fastify instances, the applications' included. */
   async close (): Promise<void> {
-    if (this.#application) return await this.#application.close()
-    await this.abandon()
+    if (this.#applications.length === 0) return await this.abandon()
+    for (const application of this.#applications) await application.close()
   }
 
   /**
@@ -234,11 +234,10 @@ export class TestingModule implements ApplicationSource {
       throw new ERR_INVALID_OPTIONS(`createNestApplication() takes a FastifyAdapter, given ${describe(adapter)}.`)
     }
     const settings = applicationOptions(optionsFirst ? adapterOrOptions as NestApplicationOptions : options)
-    if (this.#application) {
-      throw new ERR_INVALID_OPTIONS('createNestApplication() was already called on this module; compile() the builder again for a second application.')
-    }
-    this.#application = new TestingApplication(this, adapter, settings)
-    return this.#application as T
+    // Each call a new application over the module's instances, as NestJS makes one over its container.
+    const application = new TestingApplication(this, adapter, settings)
+    this.#applications.push(application)
+    return application as T
   }
 
   // ApplicationSource: what the application needs from the module.

@@ -325,7 +325,6 @@ test('bad arguments fail with FDP_ERR_INVALID_OPTIONS and say what to do', async
   // @ts-expect-error rawBody is not an option the testing application takes: the refusal is the point
   assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
   const app = moduleRef.createNestApplication()
-  assert.throws(() => moduleRef.createNestApplication(), { code: 'FDP_ERR_INVALID_OPTIONS', message: /already called/ })
   assert.throws(() => app.setGlobalPrefix('api', { exclude: ['health'] } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /exclude/ })
   await app.close()
 })
@@ -601,4 +600,33 @@ test('overrideModule() takes a dynamic module (or a Promise of one), matched by 
     .compile()
   assert.equal(fromPromise.get(Settings).name, 'swapped')
   await fromPromise.close()
+})
+
+test('a second createNestApplication() on one testing module is a new application over the same instances', async () => {
+  let inits = 0
+  @Injectable()
+  class Counter implements OnModuleInit {
+    hits = 0
+    onModuleInit () { inits++ }
+  }
+  @Controller('count')
+  class CountController {
+    constructor (@Inject(Counter) readonly counter: Counter) {}
+    @Get() get () { return { hits: ++this.counter.hits } }
+  }
+  @Module({ controllers: [CountController], providers: [Counter] })
+  class CountModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [CountModule] }).compile()
+  const first = moduleRef.createNestApplication()
+  await first.init()
+  const second = moduleRef.createNestApplication()
+  await second.init()
+  assert.notEqual(first.getHttpAdapter().getInstance(), second.getHttpAdapter().getInstance())
+  assert.deepEqual((await first.inject('/count')).json(), { hits: 1 })
+  assert.deepEqual((await second.inject('/count')).json(), { hits: 2 }, 'the same Counter instance')
+  assert.equal(first.get(Counter), second.get(Counter))
+  assert.equal(inits, 2, 'each application runs the hooks, as NestJS does')
+  await moduleRef.close()
+  assert.equal(first.getHttpServer().listening, false)
+  await assert.rejects(second.inject('/count'))
 })
