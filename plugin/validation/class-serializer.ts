@@ -1,6 +1,6 @@
 import type { CallHandler, CustomDecorator, ExecutionContext, NestInterceptor, Type } from '../../types/index.js'
 import { Injectable, Inject, Optional } from '../decorators/injectable.js'
-import { Reflector, SetMetadata } from '../decorators/reflector.js'
+import { Reflector, metadataDecorator } from '../decorators/reflector.js'
 import { isStreamableFile } from '../common/streamable-file.js'
 import { optionalPeer } from '../util/peers.js'
 import { ERR_MISSING_PEER } from '../util/errors.js'
@@ -23,7 +23,7 @@ const kSerializeOptions = 'class_serializer:options'
 
 /** Options for ClassSerializerInterceptor on a handler or a controller (the handler's win). */
 export function SerializeOptions (options: ClassSerializerInterceptorOptions): CustomDecorator<string> {
-  return SetMetadata(kSerializeOptions, options)
+  return metadataDecorator('@SerializeOptions()', kSerializeOptions, options)
 }
 
 interface Transformer {
@@ -36,11 +36,10 @@ interface Transformer {
  * so `@Exclude()`, `@Expose()` and `@Transform()` shape the answer; options from the
  * constructor, then `@SerializeOptions()`. Needs class-transformer.
  */
-@Injectable()
 export class ClassSerializerInterceptor implements NestInterceptor {
   readonly #transformer: Transformer
 
-  constructor (@Inject(Reflector) protected readonly reflector: Reflector, @Optional() protected readonly defaultOptions: ClassSerializerInterceptorOptions = {}) {
+  constructor (protected readonly reflector: Reflector, protected readonly defaultOptions: ClassSerializerInterceptorOptions = {}) {
     this.#transformer = optionalPeer('class-transformer', (cause) => new ERR_MISSING_PEER('ClassSerializerInterceptor needs the optional peer dependency class-transformer, which could not be loaded. Install it: npm install class-transformer', { cause }))
   }
 
@@ -62,3 +61,8 @@ export class ClassSerializerInterceptor implements NestInterceptor {
     return this.#transformer.instanceToPlain(instance, rest)
   }
 }
+
+// Declared without decorator syntax: the package's sources compile under any tsconfig.
+Injectable()(ClassSerializerInterceptor)
+Inject(Reflector)(ClassSerializerInterceptor, undefined, 0)
+Optional()(ClassSerializerInterceptor, undefined, 1)
