@@ -6,6 +6,9 @@ import { type Binding, type BindingKind, type Box, type Builtin, type Dependency
 import { declareDependencies } from './dependencies.js'
 import { checkDependencies } from './cycles.js'
 import { ModuleReference, type Lookups } from './module-ref.js'
+import { DiscoveryService, type DiscoverableKeys } from './discovery.js'
+import { MetadataScanner } from './metadata-scanner.js'
+import { modulesView, type ModuleBindings, type ModulesContainer } from './modules-container.js'
 import { Reflector } from '../decorators/reflector.js'
 import { ContextIdFactory, contextHolder, requestOf } from '../decorators/context-id.js'
 import { FASTIFY, INQUIRER, REQUEST } from '../util/tokens.js'
@@ -30,6 +33,8 @@ export interface ForeignMetadata {
   aliases: TokenAliases
   /** Reads the metadata of a class first resolved after the scan (a middleware class). */
   readClass: (cls: Function) => void
+  /** Which classes @nestjs/core's discoverable decorators mark, when it is loaded. */
+  discoverableKeys?: DiscoverableKeys
 }
 
 /** The Fastify context a binding's FASTIFY dependency gets: registration owns them. */
@@ -75,11 +80,15 @@ export class Container implements Lookups {
   #applicationBound = false
   readonly #aliases = new Map<Token, Token | Binding>()
   readonly #readClass: ((cls: Function) => void) | undefined
+  readonly #discoverableKeys: DiscoverableKeys | undefined
+  // The discovery view, made the first time something injects it.
+  #discovery: { modules: ModulesContainer, service?: DiscoveryService, scanner?: MetadataScanner } | undefined
 
   constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined, foreign?: ForeignMetadata) {
     this.graph = graph
     this.#seed = seed
     this.#readClass = foreign?.readClass
+    this.#discoverableKeys = foreign?.discoverableKeys
     for (const [token, target] of foreign?.aliases ?? []) {
       if (typeof target !== 'object' || target === null) {
         this.#aliases.set(token, target)
@@ -387,7 +396,8 @@ export class Container implements Lookups {
       if (builtin === 'fastify') return { value: this.#contextOf(consumer) }
       if (builtin === 'reflector') return { value: this.reflector }
       if (builtin === 'moduleRef') return { value: this.moduleRef(consumer.module) }
-      return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+      if (builtin === 'inquirer') return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+      return { value: this.#discoveryValue(builtin) }
     }
     if (binding === undefined) return { value: undefined }
     // A transient is built for its consumer, with the request at hand (then it is not recorded as
@@ -463,6 +473,25 @@ export class Container implements Lookups {
     return this.#declared.get(module)?.get(token) ?? this.#adHoc.get(module)?.get(token)
   }
 
+  // DiscoveryService, ModulesContainer or MetadataScanner: one each per application, made when first injected.
+  #discoveryValue (builtin: 'discovery' | 'modulesContainer' | 'metadataScanner'): unknown {
+    const discovery = this.#discovery ??= { modules: modulesView(this.graph.modules, (module) => this.#moduleBindings(module)) }
+    if (builtin === 'modulesContainer') return discovery.modules
+    if (builtin === 'metadataScanner') return (discovery.scanner ??= new MetadataScanner())
+    return (discovery.service ??= new DiscoveryService(discovery.modules, this.#discoverableKeys))
+  }
+
+  // What discovery shows of a module: its class's binding, its providers, its controllers (in the order they are listed).
+  #moduleBindings (module: ModuleNode): ModuleBindings {
+    const adHoc = this.#adHoc.get(module)
+    const controllers: Binding[] = []
+    for (let i = 0; i < module.controllers.length; i++) {
+      const binding = adHoc?.get(module.controllers[i])
+      if (binding !== undefined) controllers.push(binding)
+    }
+    return { moduleClass: adHoc?.get(module.cls), providers: this.#declared.get(module) ?? new Map(), controllers }
+  }
+
   readonly #moduleRefs = new Map<ModuleNode, ModuleReference>()
 
   /** The ModuleRef `module`'s classes are given. */
@@ -477,6 +506,7 @@ export class Container implements Lookups {
     const builtin = this.#builtin(token)
     if (builtin === 'reflector') return { value: this.reflector }
     if (builtin === 'moduleRef') return { value: this.moduleRef(module) }
+    if (builtin === 'discovery' || builtin === 'modulesContainer' || builtin === 'metadataScanner') return { value: this.#discoveryValue(builtin) }
     return strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
   }
 
