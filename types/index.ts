@@ -445,7 +445,7 @@ export interface ModuleWrapper {
   /** The tokens and module classes it exports. */
   readonly exports: ReadonlySet<InjectionToken>
   readonly isGlobal: boolean
-  /** How deep it sits under the root module. */
+  /** How deep it sits under the root module (1); a global module's is `Number.MAX_VALUE`, as in NestJS. */
   readonly distance: number
   getProviderByKey: <T = any>(token: InjectionToken) => InstanceWrapper<T> | undefined
 }

@@ -475,7 +475,7 @@ export class Container implements Lookups {
 
   // DiscoveryService, ModulesContainer or MetadataScanner: one each per application, made when first injected.
   #discoveryValue (builtin: 'discovery' | 'modulesContainer' | 'metadataScanner'): unknown {
-    const discovery = this.#discovery ??= { modules: modulesView(this.graph.modules, (module) => this.#moduleBindings(module)) }
+    const discovery = this.#discovery ??= { modules: modulesView(this.graph.modules, this.graph.globals, (module) => this.#moduleBindings(module)) }
     if (builtin === 'modulesContainer') return discovery.modules
     if (builtin === 'metadataScanner') return (discovery.scanner ??= new MetadataScanner())
     return (discovery.service ??= new DiscoveryService(discovery.modules, this.#discoverableKeys))

@@ -87,7 +87,8 @@ class ModuleView implements ModuleWrapper {
     this.name = node.name
     this.metatype = node.cls
     this.isGlobal = node.global
-    this.distance = node.distance
+    // As in NestJS, a global module sits beyond any import path.
+    this.distance = node.global ? Number.MAX_VALUE : node.distance
     this.exports = new Set<InjectionToken>([...node.exports, ...node.exportedModules.map((module) => module.cls)])
     this.#moduleClass = bindings.moduleClass
     if (bindings.moduleClass !== undefined) this.providers.set(node.cls, new BindingWrapper(bindings.moduleClass, this))
@@ -135,7 +136,7 @@ export class ModulesContainer extends Map<string, ModuleWrapper> {
 Object.defineProperty(ModulesContainer, kBuiltinToken, { value: 'modulesContainer' })
 
 /** The discovery view of an application: a ModulesContainer over its modules, in the scanner's order. */
-export function modulesView (modules: readonly ModuleNode[], bindingsOf: (module: ModuleNode) => ModuleBindings): ModulesContainer {
+export function modulesView (modules: readonly ModuleNode[], globals: readonly ModuleNode[], bindingsOf: (module: ModuleNode) => ModuleBindings): ModulesContainer {
   const container = new ModulesContainer()
   const views = new Map<ModuleNode, ModuleView>()
   const used = new Set<string>()
@@ -149,7 +150,11 @@ export function modulesView (modules: readonly ModuleNode[], bindingsOf: (module
     views.set(node, view)
     container.set(token, view)
   }
-  for (const [node, view] of views) for (let i = 0; i < node.imports.length; i++) view.imports.add(views.get(node.imports[i])!)
+  // As in NestJS, a module imports every global module besides those it lists.
+  for (const [node, view] of views) {
+    for (let i = 0; i < node.imports.length; i++) view.imports.add(views.get(node.imports[i])!)
+    for (let i = 0; i < globals.length; i++) if (globals[i] !== node) view.imports.add(views.get(globals[i])!)
+  }
   container[kSealed] = true
   return container
 }

@@ -152,6 +152,8 @@ test('ModulesContainer: each module as NestJS\'s Module shows it, read only', as
   assert.deepEqual([...feature.exports], [Plain])
   assert.equal(feature.distance, 2)
   assert.equal(modules.get('SharedModule')!.isGlobal, true)
+  assert.equal(modules.get('SharedModule')!.distance, Number.MAX_VALUE)
+  assert.deepEqual([...feature.imports].map((module) => module.name), ['SharedModule'], 'a global module is imported by every other, as in NestJS')
   assert.deepEqual([...feature.controllers.keys()], [FeatureController])
   assert.ok(feature.controllers.get(FeatureController)!.instance instanceof FeatureController)
   assert.equal(feature.controllers.get(FeatureController)!.host, feature)
