@@ -59,7 +59,7 @@ export class DiscoveryService {
   }
 
   /** What `decorator` stored on the wrapper's class, or on its method `methodKey`. */
-  getMetadataByDecorator<T> (decorator: { KEY: string }, wrapper: InstanceWrapper, methodKey?: string): T | undefined {
+  getMetadataByDecorator<D extends DiscoverableDecorator<any>> (decorator: D, wrapper: InstanceWrapper, methodKey?: string): (D extends DiscoverableDecorator<infer T> ? T : never) | undefined {
     if (methodKey) return Reflect.getMetadata(decorator.KEY, wrapper.instance[methodKey])
     return Reflect.getMetadata(decorator.KEY, classOf(wrapper) as object)
   }
