@@ -167,6 +167,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   await app.register(named(async function decoratorRoot (root) {
     // Above every filter: answers what failed to go out, so no error text reaches the client.
     root.setErrorHandler(lastResortErrorHandler)
+    if (serving && routes.length > 0 && !app.hasDecorator('swagger')) warnLateSwagger(root)
     await root.register(named(async function decoratorApp (instance) {
       await registerView(instance, app, options.view)
       versioning.install(instance)
@@ -194,15 +195,15 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     }
     await startLifecycle(app, root, container, lifecycleOrder(container, modules), options, internal)
   }))
-  if (serving && routes.length > 0 && !app.hasDecorator('swagger')) warnLateSwagger(app)
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', appContainer(container, container.graph.root))
 }
 
 // @fastify/swagger documents the routes added after it: registered later, it would leave this
-// application's routes out of its document without a word.
-function warnLateSwagger (app: FastifyInstance): void {
-  app.addHook('onReady', function (done) {
+// application's routes out of its document without a word. The hook is the plugin's own
+// context's, which sees what the app is decorated with later.
+function warnLateSwagger (root: FastifyInstance): void {
+  root.addHook('onReady', function (done) {
     if (this.hasDecorator('swagger')) {
       this.log.warn('@fastify/swagger was registered after fastify-decorator-plugin: it documents only the routes added after it, so its document leaves out the decorated routes. Register @fastify/swagger before decoratorPlugin.')
     }
