@@ -11,6 +11,9 @@ export { Injectable, Inject, Optional, Scope } from './decorators/injectable.js'
 export { forwardRef } from './decorators/forward-ref.js'
 export { ModuleRef } from './di/module-ref.js'
 export { ApplicationConfig } from './di/application-config.js'
+export { DiscoveryModule, DiscoveryService } from './di/discovery.js'
+export { MetadataScanner } from './di/metadata-scanner.js'
+export { ModulesContainer } from './di/modules-container.js'
 export { ContextIdFactory } from './decorators/context-id.js'
 export { ConfigurableModuleBuilder } from './decorators/configurable-module.js'
 export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './util/tokens.js'
@@ -54,10 +57,10 @@ export type {
   AbstractType, ArgumentMetadata, ArgumentsHost, BeforeApplicationShutdown, CallHandler, CanActivate, ClassProvider,
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
-  CustomDecorator, DecoratorPluginOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
+  CustomDecorator, DecoratorPluginOptions, DiscoverableDecorator, DiscoveryOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
   ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
-  HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleImport, ModuleMetadata, ModulePlugin,
-  ModuleRefGetOptions, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
+  HttpExceptionOptions, InjectableOptions, InjectionToken, InstanceWrapper, ModuleImport, ModuleMetadata, ModulePlugin,
+  ModuleRefGetOptions, ModuleWrapper, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
   OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
   Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, RequestUser,
   RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, StreamableFileOptions, Type,

@@ -418,3 +418,67 @@ export interface ValidationError {
   constraints?: Record<string, string>
   children?: ValidationError[]
 }
+
+/** `discovery.getProviders(options)` and `getControllers(options)`: every module's, or only `include`'s, or those a discoverable decorator marks. */
+export interface DiscoveryOptions {
+  /** Only the modules of these classes (a dynamic module by its class). */
+  include?: Function[]
+  /** Only the classes a decorator of `DiscoveryService.createDecorator()` marks: its `KEY`; `include` is then not read, as in NestJS. */
+  metadataKey?: string
+}
+
+/** A decorator made by `DiscoveryService.createDecorator()`: it marks classes (found by `KEY`) and methods. */
+export interface DiscoverableDecorator<T> {
+  (options?: T): (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void
+  KEY: string
+}
+
+/**
+ * A provider or controller as discovery shows it, the way NestJS's `InstanceWrapper` does: read
+ * only, its instance as built.
+ */
+export interface InstanceWrapper<T = any> {
+  /** The class's name (a `useClass` provider: that class's), else the token. */
+  readonly name: string | symbol
+  readonly token: InjectionToken
+  /** The class built, a factory's function, `null` for a value. */
+  readonly metatype: Function | null
+  /** A factory's (or an alias's) tokens, else `undefined`. */
+  readonly inject: InjectionToken[] | undefined
+  /**
+   * The singleton, once built. A request-scoped or transient one (or one depending on them)
+   * gives an object of its class that was never constructed, as NestJS does: resolve it per
+   * context through `ModuleRef`.
+   */
+  readonly instance: T
+  /** A `useExisting` provider. */
+  readonly isAlias: boolean
+  readonly isTransient: boolean
+  /** NestJS's number for the scope: 0 default, 1 transient, 2 request. */
+  readonly scope: 0 | 1 | 2
+  /** The module that declares it. */
+  readonly host: ModuleWrapper
+  /** false when it is request-scoped or depends on something request-scoped: one instance per request. */
+  isDependencyTreeStatic: () => boolean
+}
+
+/** A module as discovery and `ModulesContainer` show it, the way NestJS's `Module` does. */
+export interface ModuleWrapper {
+  /** Its key in `ModulesContainer`. */
+  readonly token: string
+  readonly id: string
+  readonly name: string
+  readonly metatype: Type
+  /** The module class's instance, once built. */
+  readonly instance: unknown
+  /** Its providers by token, its own class first. */
+  readonly providers: ReadonlyMap<InjectionToken, InstanceWrapper>
+  readonly controllers: ReadonlyMap<InjectionToken, InstanceWrapper>
+  readonly imports: ReadonlySet<ModuleWrapper>
+  /** The tokens and module classes it exports. */
+  readonly exports: ReadonlySet<InjectionToken>
+  readonly isGlobal: boolean
+  /** How deep it sits under the root module (1); a global module's is `Number.MAX_VALUE`, as in NestJS. */
+  readonly distance: number
+  getProviderByKey: <T = any>(token: InjectionToken) => InstanceWrapper<T> | undefined
+}

@@ -6,6 +6,9 @@ import { type Binding, type BindingKind, type Box, type Builtin, type Dependency
 import { declareDependencies } from './dependencies.js'
 import { checkDependencies } from './cycles.js'
 import { ModuleReference, type Lookups } from './module-ref.js'
+import { DiscoveryService, type DiscoverableKeys } from './discovery.js'
+import { MetadataScanner } from './metadata-scanner.js'
+import { modulesView, type ModuleBindings, type ModulesContainer } from './modules-container.js'
 import { Reflector } from '../decorators/reflector.js'
 import { ApplicationConfig } from './application-config.js'
 import { ContextIdFactory, contextHolder, requestOf } from '../decorators/context-id.js'
@@ -31,6 +34,8 @@ export interface ForeignMetadata {
   aliases: TokenAliases
   /** Reads the metadata of a class first resolved after the scan (a middleware class). */
   readClass: (cls: Function) => void
+  /** Which classes @nestjs/core's discoverable decorators mark, when it is loaded. */
+  discoverableKeys?: DiscoverableKeys
 }
 
 /** The Fastify context a binding's FASTIFY dependency gets: registration owns them. */
@@ -78,6 +83,9 @@ export class Container implements Lookups {
   #applicationBound = false
   readonly #aliases = new Map<Token, Token | Binding>()
   readonly #readClass: ((cls: Function) => void) | undefined
+  readonly #discoverableKeys: DiscoverableKeys | undefined
+  // The discovery view, made the first time something injects it.
+  #discovery: { modules: ModulesContainer, service?: DiscoveryService, scanner?: MetadataScanner } | undefined
 
   readonly #mocker: ((token: unknown) => unknown) | undefined
 
@@ -86,6 +94,7 @@ export class Container implements Lookups {
     this.graph = graph
     this.#seed = seed
     this.#readClass = foreign?.readClass
+    this.#discoverableKeys = foreign?.discoverableKeys
     for (const [token, target] of foreign?.aliases ?? []) {
       if (typeof target !== 'object' || target === null) {
         this.#aliases.set(token, target)
@@ -407,7 +416,8 @@ export class Container implements Lookups {
       if (builtin === 'reflector') return { value: this.reflector }
       if (builtin === 'applicationConfig') return { value: this.applicationConfig }
       if (builtin === 'moduleRef') return { value: this.moduleRef(consumer.module) }
-      return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+      if (builtin === 'inquirer') return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+      return { value: this.#discoveryValue(builtin) }
     }
     if (binding === undefined) return { value: undefined }
     // A transient is built for its consumer, with the request at hand (then it is not recorded as
@@ -484,6 +494,25 @@ export class Container implements Lookups {
     return this.#declared.get(module)?.get(token) ?? this.#adHoc.get(module)?.get(token)
   }
 
+  // DiscoveryService, ModulesContainer or MetadataScanner: one each per application, made when first injected.
+  #discoveryValue (builtin: 'discovery' | 'modulesContainer' | 'metadataScanner'): unknown {
+    const discovery = this.#discovery ??= { modules: modulesView(this.graph.modules, this.graph.globals, (module) => this.#moduleBindings(module)) }
+    if (builtin === 'modulesContainer') return discovery.modules
+    if (builtin === 'metadataScanner') return (discovery.scanner ??= new MetadataScanner())
+    return (discovery.service ??= new DiscoveryService(discovery.modules, this.#discoverableKeys))
+  }
+
+  // What discovery shows of a module: its class's binding, its providers, its controllers (in the order they are listed).
+  #moduleBindings (module: ModuleNode): ModuleBindings {
+    const adHoc = this.#adHoc.get(module)
+    const controllers: Binding[] = []
+    for (let i = 0; i < module.controllers.length; i++) {
+      const binding = adHoc?.get(module.controllers[i])
+      if (binding !== undefined) controllers.push(binding)
+    }
+    return { moduleClass: adHoc?.get(module.cls), providers: this.#declared.get(module) ?? new Map(), controllers }
+  }
+
   readonly #moduleRefs = new Map<ModuleNode, ModuleReference>()
 
   /** The ModuleRef `module`'s classes are given. */
@@ -499,13 +528,14 @@ export class Container implements Lookups {
     if (builtin === 'reflector') return { value: this.reflector }
     if (builtin === 'moduleRef') return { value: this.moduleRef(module) }
     if (builtin === 'applicationConfig') return { value: this.applicationConfig }
+    if (builtin === 'discovery' || builtin === 'modulesContainer' || builtin === 'metadataScanner') return { value: this.#discoveryValue(builtin) }
     return strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
   }
 
   /** Every binding of `token`, one per module declaring it, in module order (a builtin's value alone). */
   findAll (token: Token): Array<Box | Binding> {
     const builtin = this.#builtin(token)
-    if (builtin === 'reflector' || builtin === 'moduleRef' || builtin === 'applicationConfig') return [this.find(this.graph.root, token, false)!]
+    if (builtin !== undefined && builtin !== 'request' && builtin !== 'fastify' && builtin !== 'inquirer') return [this.find(this.graph.root, token, false)!]
     const all: Array<Box | Binding> = []
     for (const module of this.graph.modules) {
       const found = this.#own(module, token)
