@@ -1,0 +1,5 @@
+export interface Book {
+  id: number
+  title: string
+  addedBy: string
+}
