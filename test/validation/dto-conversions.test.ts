@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import Fastify, { type FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
 import { IsArray, IsBoolean, IsDate, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator'
 import { Type, plainToInstance } from 'class-transformer'
 import { Body, Controller, Get, Module, Param, Post, Query, ValidationPipe, decoratorPlugin, type ValidationPipeOptions } from '../../plugin/index.js'
@@ -239,4 +240,26 @@ test('a Date made by conversion is documented as a date-time string; @IsDate() i
   assert.deepEqual(compileDto(ListQuery, { forbidUnknownValues: false }).schema.properties.since, { anyOf: [{ type: 'null' }, { isDate: true }] })
   assert.equal(variant.check({ limit: '1', since: '2024-02-30' }), validateSync(plainToInstance(ListQuery, { limit: '1', since: '2024-02-30' })).length === 0)
   assert.equal(variant.check({ limit: '1', since: 0 }), true, 'new Date(0) is a valid Date')
+})
+
+test('@fastify/swagger lists a compiled query or params DTO as one parameter per property, with its type, constraints and required', async (t) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(swagger, { openapi: { info: { title: 'Conversions', version: '1.0.0' } } })
+  await app.register(decoratorPlugin, { module: ConversionsModule, globalPipes: [new ValidationPipe({ compile: true, transform: true })] })
+  await app.ready()
+  const doc = app.swagger() as any
+  const parameters = (path: string) => Object.fromEntries(doc.paths[path].get.parameters.map(({ name, ...rest }: any) => [name, rest]))
+  // OpenAPI 3.0 says `nullable` where the schema lists 'null' among the types (@IsOptional()).
+  assert.deepEqual(parameters('/conv'), {
+    limit: { schema: { type: 'integer', maximum: 100, minimum: 1 }, in: 'query', required: true },
+    order: { schema: { enum: ['asc', 'desc', null] }, in: 'query', required: false },
+    q: { schema: { type: 'string', minLength: 2, nullable: true }, in: 'query', required: false },
+    all: { schema: { type: 'boolean', nullable: true }, in: 'query', required: false },
+    since: { schema: { type: 'string', format: 'date-time', nullable: true }, in: 'query', required: false },
+    ids: { schema: { type: 'array', items: { type: 'integer' }, nullable: true }, in: 'query', required: false },
+    scores: { schema: { type: 'array', items: { type: 'number', minimum: 0 }, nullable: true }, in: 'query', required: false },
+    n: { schema: { anyOf: [{ type: 'object', nullable: true, enum: [null] }, { not: { enum: ['', null] } }] }, in: 'query', required: false }
+  })
+  assert.deepEqual(parameters('/conv/{id}'), { id: { schema: { type: 'integer', minimum: 1 }, in: 'path', required: true } })
 })
