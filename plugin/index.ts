@@ -2,22 +2,23 @@
 // reflect-metadata's global types for the package's users, as its import used to give them.
 /// <reference types="reflect-metadata" preserve="true" />
 import * as errorClasses from './util/errors.js'
-import requirePeer from './util/require-peer.cjs'
-
-// Loaded here so users need no side-effect import of their own; required, not imported, for
-// the reason peers.ts gives.
-requirePeer('reflect-metadata')
+// reflect-metadata itself is loaded by util/metadata.ts, before any decorator runs.
+import './util/metadata.js'
 
 export { decoratorPlugin } from './plugin.js'
 export { Module, Global } from './decorators/module.js'
 export { Injectable, Inject, Optional, Scope } from './decorators/injectable.js'
 export { forwardRef } from './decorators/forward-ref.js'
 export { ModuleRef } from './di/module-ref.js'
+export { ApplicationConfig } from './di/application-config.js'
+export { DiscoveryModule, DiscoveryService } from './di/discovery.js'
+export { MetadataScanner } from './di/metadata-scanner.js'
+export { ModulesContainer } from './di/modules-container.js'
 export { ContextIdFactory } from './decorators/context-id.js'
 export { ConfigurableModuleBuilder } from './decorators/configurable-module.js'
 export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './util/tokens.js'
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './decorators/controller.js'
-export { Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator } from './decorators/params.js'
+export { Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, createParamDecorator } from './decorators/params.js'
 export { HttpCode, Header, Redirect, Render } from './decorators/http.js'
 export { HttpStatus } from './common/http-status.js'
 export { StreamableFile } from './common/streamable-file.js'
@@ -39,6 +40,8 @@ export {
 export type { HttpExceptionClass } from './common/exceptions.js'
 export { ParseIntPipe, ParseFloatPipe, ParseBoolPipe, ParseUUIDPipe, ParseEnumPipe, ParseArrayPipe, DefaultValuePipe } from './validation/pipes.js'
 export { ValidationPipe } from './validation/validation-pipe.js'
+export { ClassSerializerInterceptor, SerializeOptions } from './validation/class-serializer.js'
+export type { ClassSerializerInterceptorOptions } from './validation/class-serializer.js'
 export { FastifyAdapter } from './common/fastify-adapter.js'
 export { VersioningType } from './common/versioning-type.js'
 export { RequestMethod } from './common/request-method.js'
@@ -54,12 +57,12 @@ export type {
   AbstractType, ArgumentMetadata, ArgumentsHost, BeforeApplicationShutdown, CallHandler, CanActivate, ClassProvider,
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
-  CustomDecorator, DecoratorPluginOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
-  ExistingProvider, FactoryProvider, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
-  HttpExceptionOptions, InjectableOptions, InjectionToken, ModuleImport, ModuleMetadata, ModulePlugin,
-  ModuleRefGetOptions, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
+  CustomDecorator, DecoratorPluginOptions, DiscoverableDecorator, DiscoveryOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
+  ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
+  HttpExceptionOptions, InjectableOptions, InjectionToken, InstanceWrapper, ModuleImport, ModuleMetadata, ModulePlugin,
+  ModuleRefGetOptions, ModuleWrapper, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
   OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
-  Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, Request, RequestUser, Response,
+  Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, RequestUser,
   RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, StreamableFileOptions, Type,
   UploadedFileInfo, UploadedFileOptions, ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions,
   VersionValue

@@ -13,6 +13,7 @@ import { checkAppRoutes, checkRoutes } from './routing/route-checks.js'
 import { named, registerControllers, type Contexts } from './routing/router.js'
 import { createErrorHandler, lastResortErrorHandler } from './pipeline/exception-handler.js'
 import { appContainer } from './di/app-container.js'
+import { ApplicationConfig } from './di/application-config.js'
 import { lifecycleOrder, runStart, runStop } from './di/lifecycle.js'
 import { signalShutdown, shutdownSignalsOf } from './extras/shutdown-signals.js'
 import { checkView, registerView } from './extras/view.js'
@@ -142,7 +143,8 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const foreign = await nest?.finish(controllers)
   const globals = optionEnhancers(options)
   // Bind: every provider, controller, enhancer and module class, then scopes and cycles.
-  const container = new Container(graph, options.overrides, internal?.seed, foreign)
+  const container = new Container(graph, options.overrides, internal?.seed, foreign, internal?.mocker)
+  container.applicationConfig = new ApplicationConfig(options)
   container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers.map(controllerUse), modules)
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.
@@ -167,6 +169,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   await app.register(named(async function decoratorRoot (root) {
     // Above every filter: answers what failed to go out, so no error text reaches the client.
     root.setErrorHandler(lastResortErrorHandler)
+    if (serving && routes.length > 0 && !app.hasDecorator('swagger')) warnLateSwagger(root)
     await root.register(named(async function decoratorApp (instance) {
       await registerView(instance, app, options.view)
       versioning.install(instance)
@@ -194,15 +197,15 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     }
     await startLifecycle(app, root, container, lifecycleOrder(container, modules), options, internal)
   }))
-  if (serving && routes.length > 0 && !app.hasDecorator('swagger')) warnLateSwagger(app)
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', appContainer(container, container.graph.root))
 }
 
 // @fastify/swagger documents the routes added after it: registered later, it would leave this
-// application's routes out of its document without a word.
-function warnLateSwagger (app: FastifyInstance): void {
-  app.addHook('onReady', function (done) {
+// application's routes out of its document without a word. The hook is the plugin's own
+// context's, which sees what the app is decorated with later.
+function warnLateSwagger (root: FastifyInstance): void {
+  root.addHook('onReady', function (done) {
     if (this.hasDecorator('swagger')) {
       this.log.warn('@fastify/swagger was registered after fastify-decorator-plugin: it documents only the routes added after it, so its document leaves out the decorated routes. Register @fastify/swagger before decoratorPlugin.')
     }

@@ -6,7 +6,7 @@ import { ERR_INVALID_OPTIONS } from './util/errors.js'
 import { describe } from './util/describe.js'
 
 export { Test, TestingModule, TestingModuleBuilder } from './testing/testing-module.js'
-export type { OverrideBy, OverrideModule } from './testing/testing-module.js'
+export type { MockFactory, ModuleDefinition, OverrideBy, OverrideModule } from './testing/testing-module.js'
 export type { TestingApplication } from './testing/application.js'
 export type { OverrideByFactoryOptions, TestAppOptions, TestContextLike } from '../types/testing.js'
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type { LoggerService, LogLevel } from './logger.js'
 import type {
-  CanActivate, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
+  CanActivate, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from './index.js'
 
 /** A Fastify plugin as `register()` takes it: a function, or an ES module of one. */
@@ -36,10 +36,14 @@ export interface HttpAdapter<TInstance = FastifyInstance> {
 }
 
 export interface INestApplicationContext {
-  /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the root module declares. */
+  /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the root module declares; `{ each: true }`: every one under the token. */
+  get<T = any>(token: InjectionToken<T>, options: ModuleRefGetOptions & { each: true }): T[]
   get<T = any>(token: InjectionToken<T>, options?: ModuleRefGetOptions): T
   /** A request-scoped or transient provider, built for `contextId` (a fresh context without it). */
+  resolve<T = any>(token: InjectionToken<T>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<T[]>
   resolve<T = any>(token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T>
+  /** Makes `request` what REQUEST injects into what is resolved with `contextId`. */
+  registerRequestByContextId<T = any>(request: T, contextId: ContextId): void
   /** Runs every `onModuleInit`; resolves to the context itself. */
   init(): Promise<this>
   /** Runs every `onModuleDestroy` and releases the Fastify instance. */
@@ -53,8 +57,9 @@ export interface INestApplicationContext {
 export interface INestApplication extends INestApplicationContext {
   /** Registers the application on its Fastify instance and makes it ready. */
   init(): Promise<this>
-  /** `init()`, then listens; resolves to Node's HTTP server. */
-  listen(port: number | string, hostname?: string): Promise<any>
+  /** `init()`, then listens; resolves to Node's HTTP server. A last callback gets `(error, address)`. */
+  listen(port: number | string, callback?: (error: Error | null, address: string) => void): Promise<any>
+  listen(port: number | string, hostname: string, callback?: (error: Error | null, address: string) => void): Promise<any>
   /** The address the application listens on, such as `http://127.0.0.1:3000`. */
   getUrl(): Promise<string>
   /** Node's HTTP server (what supertest's `request()` takes). */
@@ -63,6 +68,7 @@ export interface INestApplication extends INestApplicationContext {
   useGlobalGuards(...guards: Array<EnhancerEntry<CanActivate>>): this
   useGlobalPipes(...pipes: Array<EnhancerEntry<PipeTransform>>): this
   useGlobalInterceptors(...interceptors: Array<EnhancerEntry<NestInterceptor>>): this
+  useGlobalInterceptors(...interceptors: Array<EnhancerEntry<NestInterceptor | InterceptorLike>>): this
   useGlobalFilters(...filters: Array<EnhancerEntry<ExceptionFilter>>): this
   /** Versioning (`{ type: VersioningType.URI }` when no options are given, as in NestJS). */
   enableVersioning(options?: VersioningOptions): this
@@ -79,8 +85,12 @@ export interface INestApplication extends INestApplicationContext {
 /** The Fastify flavour of the application, as `@nestjs/platform-fastify` names it. */
 export interface NestFastifyApplication<TInstance extends FastifyInstance = FastifyInstance> extends INestApplication {
   getHttpAdapter(): HttpAdapter<TInstance>
-  listen(port: number | string, hostname?: string): Promise<any>
-  listen(options: FastifyListenOptions): Promise<any>
+  listen(options: FastifyListenOptions, callback?: (error: Error | null, address: string) => void): Promise<any>
+  listen(options?: FastifyListenOptions): Promise<any>
+  listen(callback?: (error: Error | null, address: string) => void): Promise<any>
+  listen(port: number | string, callback?: (error: Error | null, address: string) => void): Promise<any>
+  listen(port: number | string, hostname: string, callback?: (error: Error | null, address: string) => void): Promise<any>
+  listen(port: number | string, hostname: string, backlog: number, callback?: (error: Error | null, address: string) => void): Promise<any>
   /** Fastify's `inject()`, on the application once it is initialized. */
   inject: FastifyInstance['inject']
   /** Registers a Fastify plugin on the application's instance (before `init()`). */

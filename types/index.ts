@@ -1,6 +1,6 @@
 // Public types of fastify-decorator-plugin: options, shapes and the interfaces users implement.
 // Runtime values live in plugin/; the classes exported there are their own types.
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 
 /** The user a guard attached to the request. Augment it to type `request.user`. */
 export interface RequestUser { [key: string]: unknown }
@@ -16,30 +16,34 @@ declare module 'fastify' {
   }
 }
 
-export type Request = FastifyRequest
-export type Response = FastifyReply
+// `Request` and `Response` (the Fastify request and reply, and NestJS's names of @Req() and
+// @Res()) are declared with those decorators, as a value and a type each.
 
 /** A class that can be constructed. */
 export interface Type<T = any> extends Function { new (...args: any[]): T }
 /** A class, possibly abstract, used as a token. */
 export type AbstractType<T = any> = abstract new (...args: any[]) => T
-export type InjectionToken<T = any> = Type<T> | AbstractType<T> | string | symbol
+/** What a provider is found by: a class, a string or a symbol (any function, as NestJS's tokens). */
+export type InjectionToken<T = any> = Type<T> | AbstractType<T> | string | symbol | Function
 
 export type ScopeName = 'DEFAULT' | 'REQUEST' | 'TRANSIENT'
+/** NestJS's `Scope` enum values (DEFAULT 0, TRANSIENT 1, REQUEST 2), which providers of NestJS packages carry. */
+export type NestScopeValue = 0 | 1 | 2
 
 export interface InjectableOptions { scope?: ScopeName }
 
 export interface OptionalFactoryDependency { token: InjectionToken, optional: boolean }
 
-export interface ClassProvider<T = any> { provide: InjectionToken, useClass: Type<T>, scope?: ScopeName }
+export interface ClassProvider<T = any> { provide: InjectionToken, useClass: Type<T>, scope?: ScopeName | NestScopeValue }
 export interface ValueProvider<T = any> { provide: InjectionToken, useValue: T }
 export interface FactoryProvider<T = any> {
   provide: InjectionToken
   useFactory: (...args: any[]) => T | Promise<T>
   inject?: Array<InjectionToken | OptionalFactoryDependency>
-  scope?: ScopeName
+  scope?: ScopeName | NestScopeValue
 }
-export interface ExistingProvider { provide: InjectionToken, useExisting: InjectionToken }
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- typed as NestJS's, which names the aliased type
+export interface ExistingProvider<T = any> { provide: InjectionToken, useExisting: InjectionToken }
 export type Provider<T = any> = Type<T> | ClassProvider<T> | ValueProvider<T> | FactoryProvider<T> | ExistingProvider
 
 /** A Fastify plugin, or a plugin with its options, registered inside a module's context. */
@@ -124,7 +128,12 @@ export interface ContextId { readonly id: number }
 export interface ModuleRefGetOptions {
   /** true: only what the module itself declares (providers, controllers, enhancers). Default false: the whole application. */
   strict?: boolean
+  /** true: every provider under the token (one per module declaring it), as a list. */
+  each?: boolean
 }
+
+/** `moduleRef.introspect(token)`: the provider's scope, with what it depends on counted (a singleton on a request-scoped provider is REQUEST). */
+export interface IntrospectionResult { scope: ScopeName }
 
 /**
  * Which URLs a controller's root route answers when a prefix puts it below `/`, as Fastify's
@@ -152,18 +161,34 @@ export interface HttpArgumentsHost {
   getNext<T = undefined>(): T
 }
 
-export type ContextType = 'http'
+/** What answers a request: HTTP here; NestJS's `ws` and `rpc` contexts have the same host. */
+export type ContextType = 'http' | 'ws' | 'rpc'
+
+/** `switchToRpc()`: the arguments read as a microservice message's, by position, as NestJS reads them. */
+export interface RpcArgumentsHost {
+  getData<T = any>(): T
+  getContext<T = any>(): T
+}
+
+/** `switchToWs()`: the arguments read as a WebSocket message's, by position, as NestJS reads them. */
+export interface WsArgumentsHost {
+  getData<T = any>(): T
+  getClient<T = any>(): T
+  getPattern(): string
+}
 
 export interface ArgumentsHost {
-  getArgs<T extends unknown[] = unknown[]>(): T
-  getArgByIndex<T = unknown>(index: number): T
+  getArgs<T extends any[] = any[]>(): T
+  getArgByIndex<T = any>(index: number): T
   switchToHttp(): HttpArgumentsHost
+  switchToRpc(): RpcArgumentsHost
+  switchToWs(): WsArgumentsHost
   getType<T extends string = ContextType>(): T
 }
 
 export interface ExecutionContext extends ArgumentsHost {
   getClass<T = any>(): Type<T>
-  getHandler(): (...args: any[]) => any
+  getHandler(): Function
 }
 
 export interface CanActivate {
@@ -218,6 +243,14 @@ export interface NestInterceptor<T = any, R = any> {
   intercept(context: ExecutionContext, next: CallHandler<T>): R | Promise<R> | ObservableLike<R>
 }
 
+/**
+ * An interceptor typed against another library's `next` (NestJS's, whose `handle()` is an rxjs
+ * Observable): accepted wherever interceptors are, as the plugin's `next.handle()` is one too.
+ */
+export interface InterceptorLike {
+  intercept(context: ExecutionContext, next: { handle(): ObservableLike<any> }): unknown
+}
+
 export interface ExceptionFilter<T = any> {
   catch(exception: T, host: ArgumentsHost): unknown
 }
@@ -250,7 +283,7 @@ export interface DecoratorPluginOptions {
   versioning?: VersioningOptions
   globalGuards?: Array<EnhancerEntry<CanActivate>>
   globalPipes?: Array<EnhancerEntry<PipeTransform>>
-  globalInterceptors?: Array<EnhancerEntry<NestInterceptor>>
+  globalInterceptors?: Array<EnhancerEntry<NestInterceptor | InterceptorLike>>
   globalFilters?: Array<EnhancerEntry<ExceptionFilter>>
   /** Options for @fastify/view, registered for @Render routes. */
   view?: Record<string, unknown>
@@ -384,4 +417,68 @@ export interface ValidationError {
   value?: unknown
   constraints?: Record<string, string>
   children?: ValidationError[]
+}
+
+/** `discovery.getProviders(options)` and `getControllers(options)`: every module's, or only `include`'s, or those a discoverable decorator marks. */
+export interface DiscoveryOptions {
+  /** Only the modules of these classes (a dynamic module by its class). */
+  include?: Function[]
+  /** Only the classes a decorator of `DiscoveryService.createDecorator()` marks: its `KEY`; `include` is then not read, as in NestJS. */
+  metadataKey?: string
+}
+
+/** A decorator made by `DiscoveryService.createDecorator()`: it marks classes (found by `KEY`) and methods. */
+export interface DiscoverableDecorator<T> {
+  (options?: T): (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void
+  KEY: string
+}
+
+/**
+ * A provider or controller as discovery shows it, the way NestJS's `InstanceWrapper` does: read
+ * only, its instance as built.
+ */
+export interface InstanceWrapper<T = any> {
+  /** The class's name (a `useClass` provider: that class's), else the token. */
+  readonly name: string | symbol
+  readonly token: InjectionToken
+  /** The class built, a factory's function, `null` for a value. */
+  readonly metatype: Function | null
+  /** A factory's (or an alias's) tokens, else `undefined`. */
+  readonly inject: InjectionToken[] | undefined
+  /**
+   * The singleton, once built. A request-scoped or transient one (or one depending on them)
+   * gives an object of its class that was never constructed, as NestJS does: resolve it per
+   * context through `ModuleRef`.
+   */
+  readonly instance: T
+  /** A `useExisting` provider. */
+  readonly isAlias: boolean
+  readonly isTransient: boolean
+  /** NestJS's number for the scope: 0 default, 1 transient, 2 request. */
+  readonly scope: 0 | 1 | 2
+  /** The module that declares it. */
+  readonly host: ModuleWrapper
+  /** false when it is request-scoped or depends on something request-scoped: one instance per request. */
+  isDependencyTreeStatic: () => boolean
+}
+
+/** A module as discovery and `ModulesContainer` show it, the way NestJS's `Module` does. */
+export interface ModuleWrapper {
+  /** Its key in `ModulesContainer`. */
+  readonly token: string
+  readonly id: string
+  readonly name: string
+  readonly metatype: Type
+  /** The module class's instance, once built. */
+  readonly instance: unknown
+  /** Its providers by token, its own class first. */
+  readonly providers: ReadonlyMap<InjectionToken, InstanceWrapper>
+  readonly controllers: ReadonlyMap<InjectionToken, InstanceWrapper>
+  readonly imports: ReadonlySet<ModuleWrapper>
+  /** The tokens and module classes it exports. */
+  readonly exports: ReadonlySet<InjectionToken>
+  readonly isGlobal: boolean
+  /** How deep it sits under the root module (1); a global module's is `Number.MAX_VALUE`, as in NestJS. */
+  readonly distance: number
+  getProviderByKey: <T = any>(token: InjectionToken) => InstanceWrapper<T> | undefined
 }

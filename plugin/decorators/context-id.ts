@@ -32,7 +32,15 @@ export function contextHolder (contextId: ContextId): object {
   return (contextId as Partial<RequestContext>)[kContextRequest] ?? contextId
 }
 
-/** What REQUEST injects for a holder: the request, or undefined in a created context. */
+// What registerRequestByContextId() gave a created context to inject as REQUEST.
+const registered = new WeakMap<object, unknown>()
+
+/** Makes `request` what REQUEST injects into what is resolved with a created context. */
+export function registerRequest (contextId: ContextId, request: unknown): void {
+  registered.set(contextHolder(contextId), request)
+}
+
+/** What REQUEST injects for a holder: the request, or in a created context what was registered for it (else undefined). */
 export function requestOf (holder: object | undefined): unknown {
-  return (holder as Partial<CreatedContext> | undefined)?.[kCreatedContext] === true ? undefined : holder
+  return (holder as Partial<CreatedContext> | undefined)?.[kCreatedContext] === true ? registered.get(holder!) : holder
 }

@@ -1,4 +1,4 @@
-import type { CanActivate, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, NestInterceptor, PipeTransform } from '../../types/index.js'
+import type { CanActivate, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InterceptorLike, NestInterceptor, PipeTransform } from '../../types/index.js'
 import { kCatch, kFilters, kGuards, kInterceptors, kPipes } from '../util/symbols.js'
 import { defineMetadata, getMetadata, getOwnMetadata } from '../util/metadata.js'
 import { ERR_INVALID_DECLARATION } from '../util/errors.js'
@@ -61,7 +61,12 @@ function attach<T> (kind: EnhancerKind) {
 
 export const UseGuards = attach<CanActivate>('guards')
 export const UsePipes = attach<PipeTransform>('pipes')
-export const UseInterceptors = attach<NestInterceptor>('interceptors')
+/** The plugin's interceptors, or ones typed against another library's `next` (NestJS's). */
+interface UseInterceptorsDecorator {
+  (...interceptors: Array<EnhancerEntry<NestInterceptor>>): ClassOrMethodDecorator
+  (...interceptors: Array<EnhancerEntry<NestInterceptor | InterceptorLike>>): ClassOrMethodDecorator
+}
+export const UseInterceptors: UseInterceptorsDecorator = attach<NestInterceptor>('interceptors')
 export const UseFilters = attach<ExceptionFilter>('filters')
 
 /** The exception types a filter handles; none means every exception. */

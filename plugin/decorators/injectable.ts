@@ -13,6 +13,9 @@ export const Scope = {
 } as const satisfies Record<ScopeName, ScopeName>
 export type Scope = ScopeName
 
+/** NestJS's `Scope` enum values, as NestJS packages' providers carry them. */
+export const nestScopes: Readonly<Record<number, ScopeName | undefined>> = Object.freeze({ 0: 'DEFAULT', 1: 'TRANSIENT', 2: 'REQUEST' })
+
 /** Whether a value is one of the scopes. */
 export function isScope (value: unknown): value is ScopeName {
   return value === 'DEFAULT' || value === 'REQUEST' || value === 'TRANSIENT'

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ExecutionContext, PipeTransform, Type } from '../../types/index.js'
 import { kParams } from '../util/symbols.js'
 import { declareMember, memberDeclaration, ownMemberDeclaration } from '../util/metadata.js'
@@ -88,6 +89,18 @@ export function Req (): ParameterDecorator {
 export function Res (options: { passthrough?: boolean } = {}): ParameterDecorator {
   return paramDecorator('@Res()', { kind: 'res', passthrough: options.passthrough === true, pipes: [] })
 }
+
+/** `@Request()`: NestJS's other name of `@Req()`; as a type, the Fastify request. */
+export function Request (): ParameterDecorator {
+  return paramDecorator('@Request()', { kind: 'req', pipes: [] })
+}
+export type Request = FastifyRequest
+
+/** `@Response()`: NestJS's other name of `@Res()`; as a type, the Fastify reply. */
+export function Response (options: { passthrough?: boolean } = {}): ParameterDecorator {
+  return paramDecorator('@Response()', { kind: 'res', passthrough: options.passthrough === true, pipes: [] })
+}
+export type Response = FastifyReply
 
 export function Ip (): ParameterDecorator {
   return paramDecorator('@Ip()', { kind: 'ip', pipes: [] })

@@ -6,7 +6,12 @@ type Target = Function | Type
 
 /** Attaches `value` under `key` to a handler or a controller, for guards and interceptors to read. */
 export function SetMetadata<K = string, V = unknown> (key: K, value: V): CustomDecorator<K> {
-  const decorator = legacyDecorator(`@SetMetadata(${typeof key === 'string' ? JSON.stringify(key) : String(key)})`, (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+  return metadataDecorator(`@SetMetadata(${typeof key === 'string' ? JSON.stringify(key) : String(key)})`, key, value)
+}
+
+/** A decorator named `name` in messages that sets `value` under `key`, as SetMetadata does. */
+export function metadataDecorator<K, V> (name: string, key: K, value: V): CustomDecorator<K> {
+  const decorator = legacyDecorator(name, (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
     Reflect.defineMetadata(key, value, descriptor ? descriptor.value : target)
   }) as CustomDecorator<K>
   decorator.KEY = key

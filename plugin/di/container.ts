@@ -6,7 +6,11 @@ import { type Binding, type BindingKind, type Box, type Builtin, type Dependency
 import { declareDependencies } from './dependencies.js'
 import { checkDependencies } from './cycles.js'
 import { ModuleReference, type Lookups } from './module-ref.js'
+import { DiscoveryService, type DiscoverableKeys } from './discovery.js'
+import { MetadataScanner } from './metadata-scanner.js'
+import { modulesView, type ModuleBindings, type ModulesContainer } from './modules-container.js'
 import { Reflector } from '../decorators/reflector.js'
+import { ApplicationConfig } from './application-config.js'
 import { ContextIdFactory, contextHolder, requestOf } from '../decorators/context-id.js'
 import { FASTIFY, INQUIRER, REQUEST } from '../util/tokens.js'
 import { kBuiltinToken, kRequestScope } from '../util/symbols.js'
@@ -30,6 +34,8 @@ export interface ForeignMetadata {
   aliases: TokenAliases
   /** Reads the metadata of a class first resolved after the scan (a middleware class). */
   readClass: (cls: Function) => void
+  /** Which classes @nestjs/core's discoverable decorators mark, when it is loaded. */
+  discoverableKeys?: DiscoverableKeys
 }
 
 /** The Fastify context a binding's FASTIFY dependency gets: registration owns them. */
@@ -61,6 +67,8 @@ type RequestWithScope = FastifyRequest & ScopeHolder
 export class Container implements Lookups {
   readonly graph: ModuleGraph
   readonly reflector = new Reflector()
+  /** What `ApplicationConfig` injects: the registration's options, read only. */
+  applicationConfig = new ApplicationConfig()
   #created: Array<{ binding: Binding, instance: unknown }> | undefined = []
   readonly #declared = new Map<ModuleNode, Map<Token, Binding>>()
   readonly #adHoc = new Map<ModuleNode, Map<Token, Binding>>()
@@ -75,11 +83,18 @@ export class Container implements Lookups {
   #applicationBound = false
   readonly #aliases = new Map<Token, Token | Binding>()
   readonly #readClass: ((cls: Function) => void) | undefined
+  readonly #discoverableKeys: DiscoverableKeys | undefined
+  // The discovery view, made the first time something injects it.
+  #discovery: { modules: ModulesContainer, service?: DiscoveryService, scanner?: MetadataScanner } | undefined
 
-  constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined, foreign?: ForeignMetadata) {
+  readonly #mocker: ((token: unknown) => unknown) | undefined
+
+  constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined, foreign?: ForeignMetadata, mocker?: (token: unknown) => unknown) {
+    this.#mocker = mocker
     this.graph = graph
     this.#seed = seed
     this.#readClass = foreign?.readClass
+    this.#discoverableKeys = foreign?.discoverableKeys
     for (const [token, target] of foreign?.aliases ?? []) {
       if (typeof target !== 'object' || target === null) {
         this.#aliases.set(token, target)
@@ -236,17 +251,30 @@ export class Container implements Lookups {
       const found = this.#lookup(binding.module, dep.token)
       if (found === undefined) {
         if (dep.optional) continue
-        throw this.#unknownDependency(binding, dep)
+        const mock = this.#mock(binding, dep)
+        if (mock === undefined) throw this.#unknownDependency(binding, dep)
+        dep.binding = mock
+        continue
       }
-      if (found === 'inquirer' && !binding.transient) {
+      // A transient is built for one consumer, a request-scoped provider for the first of its request.
+      if (found === 'inquirer' && !binding.transient && binding.definition.scope !== 'REQUEST') {
         const what = dep.property === undefined ? `the constructor parameter at index [${dep.index}]` : `the property ${JSON.stringify(String(dep.property))}`
         const cls = binding.definition.useClass?.name ?? bindingName(binding)
-        throw new ERR_INVALID_PROVIDER(`${bindingName(binding)} in module ${binding.module.name} injects INQUIRER (${what}), but is not transient: ` +
-          `only a transient provider is built for one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) to ${cls}.`)
+        throw new ERR_INVALID_PROVIDER(`${bindingName(binding)} in module ${binding.module.name} injects INQUIRER (${what}), but is neither transient nor request-scoped: ` +
+          `a singleton is built for no one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) (or Scope.REQUEST) to ${cls}.`)
       }
       if (typeof found === 'string') dep.builtin = found
       else dep.binding = found
     }
+  }
+
+  // A stand-in the testing module's mocker gives for this one place of injection, as NestJS asks it.
+  #mock (binding: Binding, dep: Dependency): Binding | undefined {
+    const value = this.#mocker?.(dep.token)
+    if (!value) return undefined
+    const mock = newBinding(binding.module, { token: dep.token, useValue: value, scope: 'DEFAULT' }, 'provider')
+    this.#link(mock)
+    return mock
   }
 
   #unknownDependency (binding: Binding, dep: Dependency): Error {
@@ -386,8 +414,10 @@ export class Container implements Lookups {
       if (builtin === 'request') return { value: requestOf(request) }
       if (builtin === 'fastify') return { value: this.#contextOf(consumer) }
       if (builtin === 'reflector') return { value: this.reflector }
+      if (builtin === 'applicationConfig') return { value: this.applicationConfig }
       if (builtin === 'moduleRef') return { value: this.moduleRef(consumer.module) }
-      return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+      if (builtin === 'inquirer') return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+      return { value: this.#discoveryValue(builtin) }
     }
     if (binding === undefined) return { value: undefined }
     // A transient is built for its consumer, with the request at hand (then it is not recorded as
@@ -396,7 +426,8 @@ export class Container implements Lookups {
       const chain = consumer.transient && inquirer !== undefined ? inquirer : consumer
       return request === undefined ? promised(() => this.#construct(binding, undefined, chain)) : this.#construct(binding, request, chain)
     }
-    return request === undefined ? this.#static(binding) : this.#scoped(binding, request)
+    // A request-scoped provider's INQUIRER is the consumer that first asks for it in the request.
+    return request === undefined ? this.#static(binding) : this.#scoped(binding, request, false, consumer)
   }
 
   // What INQUIRER injects for a consumer: an object of its class, as NestJS gives (read its constructor).
@@ -407,14 +438,14 @@ export class Container implements Lookups {
     return consumer.inquirer
   }
 
-  #scoped (binding: Binding, request: ScopeHolder, keepTransient = false): Box | Promise<Box> {
+  #scoped (binding: Binding, request: ScopeHolder, keepTransient = false, inquirer?: Binding): Box | Promise<Box> {
     if (binding.transient && !keepTransient) return this.#construct(binding, request, undefined)
     if (!binding.perRequest && !binding.transient) return { value: binding.instance }
     let cache = request[kRequestScope]
     if (cache === undefined) request[kRequestScope] = cache = new Map()
     let box = cache.get(binding)
     if (box === undefined) {
-      box = this.#construct(binding, request, undefined)
+      box = this.#construct(binding, request, inquirer)
       cache.set(binding, box)
     }
     return box
@@ -463,6 +494,25 @@ export class Container implements Lookups {
     return this.#declared.get(module)?.get(token) ?? this.#adHoc.get(module)?.get(token)
   }
 
+  // DiscoveryService, ModulesContainer or MetadataScanner: one each per application, made when first injected.
+  #discoveryValue (builtin: 'discovery' | 'modulesContainer' | 'metadataScanner'): unknown {
+    const discovery = this.#discovery ??= { modules: modulesView(this.graph.modules, this.graph.globals, (module) => this.#moduleBindings(module)) }
+    if (builtin === 'modulesContainer') return discovery.modules
+    if (builtin === 'metadataScanner') return (discovery.scanner ??= new MetadataScanner())
+    return (discovery.service ??= new DiscoveryService(discovery.modules, this.#discoverableKeys))
+  }
+
+  // What discovery shows of a module: its class's binding, its providers, its controllers (in the order they are listed).
+  #moduleBindings (module: ModuleNode): ModuleBindings {
+    const adHoc = this.#adHoc.get(module)
+    const controllers: Binding[] = []
+    for (let i = 0; i < module.controllers.length; i++) {
+      const binding = adHoc?.get(module.controllers[i])
+      if (binding !== undefined) controllers.push(binding)
+    }
+    return { moduleClass: adHoc?.get(module.cls), providers: this.#declared.get(module) ?? new Map(), controllers }
+  }
+
   readonly #moduleRefs = new Map<ModuleNode, ModuleReference>()
 
   /** The ModuleRef `module`'s classes are given. */
@@ -477,7 +527,21 @@ export class Container implements Lookups {
     const builtin = this.#builtin(token)
     if (builtin === 'reflector') return { value: this.reflector }
     if (builtin === 'moduleRef') return { value: this.moduleRef(module) }
+    if (builtin === 'applicationConfig') return { value: this.applicationConfig }
+    if (builtin === 'discovery' || builtin === 'modulesContainer' || builtin === 'metadataScanner') return { value: this.#discoveryValue(builtin) }
     return strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
+  }
+
+  /** Every binding of `token`, one per module declaring it, in module order (a builtin's value alone). */
+  findAll (token: Token): Array<Box | Binding> {
+    const builtin = this.#builtin(token)
+    if (builtin !== undefined && builtin !== 'request' && builtin !== 'fastify' && builtin !== 'inquirer') return [this.find(this.graph.root, token, false)!]
+    const all: Array<Box | Binding> = []
+    for (const module of this.graph.modules) {
+      const found = this.#own(module, token)
+      if (found !== undefined) all.push(found)
+    }
+    return all
   }
 
   /** The module that declares `token` itself, if any. */

@@ -16,7 +16,9 @@ export interface BuiltApplication {
 
 export interface InternalOptions {
   /** Module classes replaced by others wherever they are imported or re-exported. */
-  replaceModules?: Map<Function, Function>
+  replaceModules?: Map<unknown, unknown>
+  /** Gives a stand-in for a dependency no module provides (testing's useMocker()); a falsy one leaves the error. */
+  mocker?: (token: unknown) => unknown
   /** An instance an earlier build of the same graph made for this binding, reused instead of building it again. */
   seed?: (binding: Binding) => Box | undefined
   /** Modules, providers and controllers are built, but no route is registered. */

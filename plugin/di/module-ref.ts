@@ -1,4 +1,5 @@
-import type { ContextId, InjectionToken, ModuleRefGetOptions, Type } from '../../types/index.js'
+import type { ContextId, InjectionToken, IntrospectionResult, ModuleRefGetOptions, Type } from '../../types/index.js'
+import { registerRequest } from '../decorators/context-id.js'
 import { kBuiltinToken } from '../util/symbols.js'
 import type { ModuleNode } from './scanner.js'
 import type { Token } from './providers.js'
@@ -13,9 +14,15 @@ import { describe, tokenName } from '../util/describe.js'
  * a provider, its dependencies resolved in the module.
  */
 export abstract class ModuleRef {
+  abstract get<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, options: ModuleRefGetOptions & { each: true }): TResult[]
   abstract get<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, options?: ModuleRefGetOptions): TResult
+  abstract resolve<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<TResult[]>
   abstract resolve<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<TResult>
   abstract create<T> (type: Type<T>, contextId?: ContextId): Promise<T>
+  /** The provider's scope, with what it depends on counted: a singleton on a request-scoped provider is REQUEST. */
+  abstract introspect<T = any> (token: InjectionToken<T>): IntrospectionResult
+  /** Makes `request` what REQUEST injects into what is resolved with `contextId`. */
+  abstract registerRequestByContextId<T = any> (request: T, contextId: ContextId): void
 }
 
 // The container injects the module's own ModuleRef for this class, of either build of the package.
@@ -25,6 +32,8 @@ Object.defineProperty(ModuleRef, kBuiltinToken, { value: 'moduleRef' })
 export interface Lookups {
   /** What `token` is from `module`: a builtin's value, or a binding; `strict`: only what `module` declares. */
   find: (module: ModuleNode, token: Token, strict: boolean) => Box | Binding | undefined
+  /** Every binding of `token`, one per module declaring it, in module order (a builtin's value alone). */
+  findAll: (token: Token) => Array<Box | Binding>
   /** The module that declares `token` itself, if any. */
   declaring: (token: Token) => ModuleNode | undefined
   /** A singleton's instance, built first if need be. */
@@ -63,19 +72,52 @@ export class ModuleReference extends ModuleRef {
     this.#module = module
   }
 
-  get<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, options?: ModuleRefGetOptions): TResult {
+  get<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, options: ModuleRefGetOptions & { each: true }): TResult[]
+  get<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, options?: ModuleRefGetOptions): TResult
+  get<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, options?: ModuleRefGetOptions): TResult | TResult[] {
     const strict = options?.strict === true
+    const instead = `await moduleRef.resolve(${tokenName(token)})`
+    if (options?.each === true) {
+      const call = `moduleRef.get(${tokenName(token)}, { each: true })`
+      return this.#all(token, call).map((found) => singletonFound(found, call, instead) as TResult)
+    }
     const call = `moduleRef.get(${tokenName(token)}${strict ? ', { strict: true }' : ''})`
-    return singletonFound(this.#find(token, strict, call), call, `await moduleRef.resolve(${tokenName(token)})`) as TResult
+    return singletonFound(this.#find(token, strict, call), call, instead) as TResult
   }
 
-  async resolve<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<TResult> {
+  resolve<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<TResult[]>
+  resolve<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<TResult>
+  async resolve<TInput = any, TResult = TInput> (token: InjectionToken<TInput>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<TResult | TResult[]> {
     const strict = options?.strict === true
+    if (options?.each === true) {
+      const all = this.#all(token, `moduleRef.resolve(${tokenName(token)}, contextId, { each: true })`)
+      return await Promise.all(all.map((found) => this.#resolved(found, contextId))) as TResult[]
+    }
     const found = this.#find(token, strict, `moduleRef.resolve(${tokenName(token)}${strict ? ', contextId, { strict: true }' : ''})`)
-    if (isBox(found)) return found.value as TResult
-    if (!found.perRequest && !found.transient) return await this.#lookups.singleton(found) as TResult
+    return await this.#resolved(found, contextId) as TResult
+  }
+
+  introspect<T = any> (token: InjectionToken<T>): IntrospectionResult {
+    const found = this.#find(token, false, `moduleRef.introspect(${tokenName(token)})`)
+    if (isBox(found)) return { scope: 'DEFAULT' }
+    return { scope: found.perRequest ? 'REQUEST' : found.transient ? 'TRANSIENT' : 'DEFAULT' }
+  }
+
+  registerRequestByContextId<T = any> (request: T, contextId: ContextId): void {
+    registerRequest(contextId, request)
+  }
+
+  #resolved (found: Box | Binding, contextId: ContextId | undefined): Promise<unknown> | unknown {
+    if (isBox(found)) return found.value
+    if (!found.perRequest && !found.transient) return this.#lookups.singleton(found)
     // With a context, a transient is built once for it too, as in NestJS.
-    return await this.#lookups.inContext(found, contextId, contextId !== undefined) as TResult
+    return this.#lookups.inContext(found, contextId, contextId !== undefined)
+  }
+
+  #all (token: Token, call: string): Array<Box | Binding> {
+    const all = this.#lookups.findAll(token)
+    if (all.length === 0) throw new ERR_UNKNOWN_TOKEN(`${call}: no module of the application provides this token.`)
+    return all
   }
 
   async create<T> (type: Type<T>, contextId?: ContextId): Promise<T> {

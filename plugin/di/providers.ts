@@ -1,6 +1,6 @@
 import type { InjectionToken, Provider, Type } from '../../types/index.js'
 import { isModule } from '../decorators/module.js'
-import { injectableOptions, isScope } from '../decorators/injectable.js'
+import { injectableOptions, isScope, nestScopes } from '../decorators/injectable.js'
 import { ERR_INVALID_PROVIDER } from '../util/errors.js'
 import { describe, tokenName } from '../util/describe.js'
 
@@ -58,9 +58,11 @@ export function normalizeProvider (provider: Provider, where: string): ProviderD
 }
 
 // `where` is completed with the class's name only for the message: this runs for every class bound.
-function checkScope (scope: unknown, where: string, cls?: Function): ProviderDefinition['scope'] {
+function checkScope (given: unknown, where: string, cls?: Function): ProviderDefinition['scope'] {
+  // NestJS's enum values too: providers of NestJS packages' dynamic modules carry them.
+  const scope = typeof given === 'number' ? nestScopes[given] : given
   if (!isScope(scope)) {
-    throw new ERR_INVALID_PROVIDER(`${cls === undefined ? where : `${where} (${cls.name})`}: scope must be DEFAULT, REQUEST or TRANSIENT, given ${describe(scope)}. Use Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT.`)
+    throw new ERR_INVALID_PROVIDER(`${cls === undefined ? where : `${where} (${cls.name})`}: scope must be DEFAULT, REQUEST or TRANSIENT, given ${describe(given)}. Use Scope.DEFAULT, Scope.REQUEST or Scope.TRANSIENT.`)
   }
   return scope
 }

@@ -70,19 +70,24 @@ function resolveForwardRef (entry: ForwardReference, where: string): unknown {
 }
 
 const dynamicListKeys = ['imports', 'controllers', 'providers', 'exports', 'plugins'] as const
-const dynamicKeys = new Set(['module', 'global', ...dynamicListKeys])
 
-/** Checks a dynamic module's shape: its class, its keys, its lists. */
+/**
+ * A class with no decorator at all in imports: a module that declares nothing, as NestJS reads
+ * it (its `@Module({})` writes no metadata, so such modules of NestJS packages look undecorated).
+ * A provider or a controller there is a mistake the caller names.
+ */
+function isEmptyModule (value: unknown): boolean {
+  return typeof value === 'function' && value.prototype !== undefined &&
+    injectableOptions(value) === undefined && controllerDefinition(value) === undefined && Reflect.getOwnMetadataKeys(value).length === 0
+}
+
+/** Checks a dynamic module's shape: its class, its lists. */
 function checkDynamicModule (dynamic: DynamicModule, where: string): void {
   const cls: unknown = dynamic.module
   if (typeof cls !== 'function' || cls.prototype === undefined) {
     throw new ERR_NOT_A_MODULE(`${where} is a dynamic module whose "module" is ${describe(cls)}; give the module class itself, e.g. { module: ConfigModule, providers: [...] }.`)
   }
-  for (const key of Object.keys(dynamic)) {
-    if (!dynamicKeys.has(key)) {
-      throw new ERR_INVALID_DECLARATION(`${where}: the dynamic module ${cls.name} does not know the key "${key}"; use module, global, imports, controllers, providers, exports or plugins.`)
-    }
-  }
+  // Other keys are left alone, as NestJS leaves them: libraries put their own there.
   for (const key of dynamicListKeys) {
     const value = dynamic[key]
     if (value !== undefined && !Array.isArray(value)) {
@@ -107,11 +112,12 @@ function mergedMetadata (cls: Function, dynamic: DynamicModule | undefined): Mod
  * Walks the imports from the root module, validating every declaration on the way. Imports may be
  * module classes, dynamic modules, Promises of either (awaited in order) and forward references;
  * a dynamic module object is one module, however often it is imported.
- * `replace` swaps module classes wherever they are imported or exported (testing).
+ * `replace` swaps modules (classes, dynamic module objects or Promises, by identity) wherever they
+ * are imported or exported (testing).
  */
-export async function scanModules (root: Type, replace?: Map<Function, Function>): Promise<ModuleGraph> {
+export async function scanModules (root: Type, replace?: Map<unknown, unknown>): Promise<ModuleGraph> {
   const nodes = new Map<object, ModuleNode>()
-  const swap = (value: unknown): unknown => replace?.get(value as Function) ?? value
+  const swap = (value: unknown): unknown => replace?.get(value) ?? value
 
   // The module an imports entry stands for: its class or dynamic module, Promises awaited.
   async function moduleOf (entry: unknown, where: string): Promise<{ key: object, cls: Type, dynamic?: DynamicModule }> {
@@ -126,7 +132,7 @@ export async function scanModules (root: Type, replace?: Map<Function, Function>
       }
       subject = `${where} (a Promise) gave`
     }
-    if (isModule(value)) return { key: value, cls: value as Type }
+    if (isModule(value) || isEmptyModule(value)) return { key: value as Type, cls: value as Type }
     if (isDynamicModule(value) && 'module' in value) {
       checkDynamicModule(value, where)
       return { key: value, cls: value.module, dynamic: value }

@@ -10,6 +10,7 @@ import { tokenName } from '../util/describe.js'
 import { classMetadata, isBare, isNestModule, nestClass, readController, readInjectable, readModule } from './reader.js'
 import { mayBeCoreToken } from './tokens.js'
 import { nestKeys } from './keys.js'
+import { adoptDiscoveryModule } from './discovery-module.js'
 
 /** What the walk found, and the reading of enhancers it leaves until the controllers are scanned. */
 export interface NestWalk {
@@ -67,6 +68,7 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
     }
     if (typeof entry !== 'function' || seen.has(entry)) return
     seen.add(entry)
+    await adoptDiscoveryModule(entry)
     readModule(entry, bare)
     read(entry)
     const metadata = moduleMetadata(entry)

@@ -31,7 +31,8 @@ export async function readNestApplication (options: DecoratorPluginOptions, app:
       walk.readEnhancers(controllers)
       // NestJS controllers return @nestjs/common's StreamableFile: branded once, it streams as the plugin's.
       if (walk.nestControllers) await brandNestStreamableFile()
-      return { aliases: await nestTokens(walk.candidates, app), readClass: readInjectable }
+      const { aliases, discoverableKeys } = await nestTokens(walk.candidates, app)
+      return { aliases, discoverableKeys, readClass: readInjectable }
     }
   }
 }

@@ -52,7 +52,6 @@ export function hasNestKeys (keys: unknown[]): boolean {
 export const moduleKeys = [nestKeys.imports, nestKeys.providers, nestKeys.controllers, nestKeys.exports] as const
 
 /** NestJS's `Scope` enum (numbers) as the plugin's scope names. */
-export const scopes: Record<number, 'DEFAULT' | 'TRANSIENT' | 'REQUEST'> = { 0: 'DEFAULT', 1: 'TRANSIENT', 2: 'REQUEST' }
 
 /** NestJS's `RequestMethod` enum; the WebDAV methods, SEARCH and QUERY have no route decorator here. */
 export const requestMethods: Record<number, RouteMethod | string> = {

@@ -13,7 +13,8 @@ import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclarati
 import { describe } from '../util/describe.js'
 import { VERSION_NEUTRAL } from '../util/tokens.js'
 import { hostConstraint } from '../decorators/host.js'
-import { hasNestKeys, isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods, scopes } from './keys.js'
+import { hasNestKeys, isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods } from './keys.js'
+import { nestScopes } from '../decorators/injectable.js'
 
 // Translates what @nestjs/common's decorators wrote on a class into the plugin's own metadata,
 // once per class, while the application is scanned; nothing of it is read per request.
@@ -91,7 +92,7 @@ function apply (writes: Writes): void {
 
 function scopeName (value: unknown, where: string): 'DEFAULT' | 'TRANSIENT' | 'REQUEST' | undefined {
   if (value === undefined) return undefined
-  const scope = scopes[value as number]
+  const scope = nestScopes[value as number]
   if (scope === undefined) throw new ERR_NEST_UNSUPPORTED(`${where} has the scope ${describe(value)}, which is not one of NestJS's Scope.DEFAULT, Scope.REQUEST, Scope.TRANSIENT.`)
   return scope
 }

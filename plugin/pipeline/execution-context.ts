@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ExecutionContext, HttpArgumentsHost, Type } from '../../types/index.js'
+import type { ExecutionContext, HttpArgumentsHost, RpcArgumentsHost, Type, WsArgumentsHost } from '../../types/index.js'
 
 /** The context guards, interceptors, filters and custom parameter decorators receive. */
 export class HttpExecutionContext implements ExecutionContext, HttpArgumentsHost {
@@ -17,10 +17,23 @@ export class HttpExecutionContext implements ExecutionContext, HttpArgumentsHost
 
   getClass<T = any> (): Type<T> { return this.#cls }
   getHandler (): (...args: any[]) => any { return this.#handler }
-  getArgs<T extends unknown[] = unknown[]> (): T { return [this.#request, this.#reply, undefined] as unknown as T }
-  getArgByIndex<T = unknown> (index: number): T { return this.getArgs()[index] as T }
+
+  getArgs<T extends any[] = any[]> (): T { return [this.#request, this.#reply, undefined] as unknown as T }
+  getArgByIndex<T = any> (index: number): T { return this.getArgs()[index] as T }
   getType<T extends string = 'http'> (): T { return 'http' as T }
   switchToHttp (): HttpArgumentsHost { return this }
+  // NestJS reads the same arguments by position for its other contexts: code written for several
+  // of them (a guard shared with a gateway) gets the request and the reply there.
+  switchToRpc (): RpcArgumentsHost {
+    const [data, context] = this.getArgs()
+    return { getData: <T>() => data as T, getContext: <T>() => context as T }
+  }
+
+  switchToWs (): WsArgumentsHost {
+    const [client, data, pattern] = this.getArgs()
+    return { getClient: <T>() => client as T, getData: <T>() => data as T, getPattern: () => pattern as string }
+  }
+
   getRequest<T = any> (): T { return this.#request as T }
   getResponse<T = any> (): T { return this.#reply as T }
   getNext<T = undefined> (): T { return undefined as T }

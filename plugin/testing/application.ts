@@ -1,7 +1,8 @@
+import { registerRequest } from '../decorators/context-id.js'
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
   CanActivate, Container as PublicContainer, ContextId, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken,
-  ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
+  InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
 import type { FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
@@ -34,6 +35,9 @@ type Options = Omit<DecoratorPluginOptions, 'module' | 'overrides'> & {
   globalInterceptors: Array<EnhancerEntry<NestInterceptor>>
   globalFilters: Array<EnhancerEntry<ExceptionFilter>>
 }
+
+/** What `listen()` calls back with, as Fastify's own listen() does. */
+type ListenCallback = (error: Error | null, address: string) => void
 
 // What enableShutdownHooks() with no signals listens for: NestJS's ShutdownSignal values.
 const everyShutdownSignal = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGSEGV', 'SIGUSR2', 'SIGTERM']
@@ -84,22 +88,38 @@ export class TestingApplication implements NestFastifyApplication {
     await this.#source.started(this.#fastify.container)
   }
 
-  listen (port: number | string, hostname?: string): Promise<any>
-  listen (options: FastifyListenOptions): Promise<any>
-  async listen (portOrOptions: number | string | FastifyListenOptions, hostname?: string): Promise<any> {
-    await this.init()
-    const options = typeof portOrOptions === 'object' && portOrOptions !== null
-      ? portOrOptions
-      : { port: Number(portOrOptions), host: hostname }
-    await this.#fastify.listen(options)
+  listen (options: FastifyListenOptions, callback?: ListenCallback): Promise<any>
+  listen (options?: FastifyListenOptions): Promise<any>
+  listen (callback?: ListenCallback): Promise<any>
+  listen (port: number | string, callback?: ListenCallback): Promise<any>
+  listen (port: number | string, hostname: string, callback?: ListenCallback): Promise<any>
+  listen (port: number | string, hostname: string, backlog: number, callback?: ListenCallback): Promise<any>
+  // NestJS's forms: a port (then a host and a backlog) or Fastify's options, and a last callback
+  // given what Fastify's listen() gives its own, (error, address).
+  async listen (...args: unknown[]): Promise<any> {
+    const callback = typeof args[args.length - 1] === 'function' ? args.pop() as ListenCallback : undefined
+    const [first, hostname, backlog] = args
+    const options: FastifyListenOptions = typeof first === 'object' && first !== null
+      ? first as FastifyListenOptions
+      : { port: first === undefined ? 0 : Number(first), host: hostname as string | undefined, backlog: backlog as number | undefined }
+    try {
+      await this.init()
+      const address = await this.#fastify.listen(options)
+      callback?.(null, address)
+    } catch (error) {
+      if (callback === undefined) throw error
+      callback(error as Error, '')
+      throw error
+    }
     return this.#fastify.server
   }
 
   async getUrl (): Promise<string> {
-    const address = this.#fastify.server.address()
-    if (address === null) throw new ERR_INVALID_OPTIONS('getUrl(): the application is not listening; call listen() first.')
+    const address = this.#fastify.server.listening ? this.#fastify.server.address() : null
+    if (address === null) throw new ERR_INVALID_OPTIONS('app.listen() needs to be called before calling app.getUrl()')
     if (typeof address === 'string') return address
-    const host = address.address === '::' || address.address === '0.0.0.0' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
+    // Every interface: the loopback address reaches it, as NestJS answers.
+    const host = address.address === '::' || address.address === '0.0.0.0' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address
     return `http://${host}:${address.port}`
   }
 
@@ -114,10 +134,16 @@ export class TestingApplication implements NestFastifyApplication {
     return this
   }
 
-  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T { return getIn(this.#source.current(), token, options) }
-  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T> {
+  get<T = any> (token: InjectionToken<T>, options: ModuleRefGetOptions & { each: true }): T[]
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T | T[] { return getIn(this.#source.current(), token, options) }
+  resolve<T = any> (token: InjectionToken<T>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<T[]>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T | T[]> {
     return resolveIn(this.#source.current(), token, contextId, options)
   }
+
+  registerRequestByContextId<T = any> (request: T, contextId: ContextId): void { registerRequest(contextId, request) }
 
   useLogger (logger: LoggerService | LogLevel[] | false): void {
     Logger.overrideLogger(logger)
@@ -129,7 +155,7 @@ export class TestingApplication implements NestFastifyApplication {
 
   useGlobalGuards (...guards: Array<EnhancerEntry<CanActivate>>): this { return this.#add('useGlobalGuards', this.#options.globalGuards, guards) }
   useGlobalPipes (...pipes: Array<EnhancerEntry<PipeTransform>>): this { return this.#add('useGlobalPipes', this.#options.globalPipes, pipes) }
-  useGlobalInterceptors (...interceptors: Array<EnhancerEntry<NestInterceptor>>): this { return this.#add('useGlobalInterceptors', this.#options.globalInterceptors, interceptors) }
+  useGlobalInterceptors (...interceptors: Array<EnhancerEntry<NestInterceptor | InterceptorLike>>): this { return this.#add('useGlobalInterceptors', this.#options.globalInterceptors, interceptors) }
   useGlobalFilters (...filters: Array<EnhancerEntry<ExceptionFilter>>): this { return this.#add('useGlobalFilters', this.#options.globalFilters, filters) }
 
   enableVersioning (options: VersioningOptions = { type: 'uri' }): this {

@@ -6,9 +6,13 @@ function place (binding: Binding): string {
   return `${binding.module.order}:${binding.kind}`
 }
 
+// The builtins that belong to one build: its Fastify context, its ModuleRefs, its discovery view.
+const heldBuiltins = new Set<string>(['fastify', 'moduleRef', 'discovery', 'modulesContainer'])
+
 /**
  * What a second build of the same graph may take from `container` instead of building again:
- * every singleton, except those that hold the first build's Fastify context (FASTIFY) or ModuleRef,
+ * every singleton, except those that hold the first build's Fastify context (FASTIFY), ModuleRef or
+ * discovery view (DiscoveryService, ModulesContainer),
  * directly or through a dependency. Those are built anew against the second build's.
  */
 export function seedFrom (container: Container): (binding: Binding) => Box | undefined {
@@ -18,7 +22,7 @@ export function seedFrom (container: Container): (binding: Binding) => Box | und
     let known = holdsFastify.get(binding)
     if (known === undefined) {
       holdsFastify.set(binding, false)
-      known = binding.deps.some((dep) => dep.builtin === 'fastify' || dep.builtin === 'moduleRef' || (dep.binding !== undefined && holds(dep.binding)))
+      known = binding.deps.some((dep) => (dep.builtin !== undefined && heldBuiltins.has(dep.builtin)) || (dep.binding !== undefined && holds(dep.binding)))
       holdsFastify.set(binding, known)
     }
     return known

@@ -1,10 +1,13 @@
+import { registerRequest } from '../decorators/context-id.js'
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { Container as PublicContainer, ContextId, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
+import type { Container as PublicContainer, ContextId, DynamicModule, InjectionToken, ModuleMetadata, ModuleRefGetOptions, Provider, Type } from '../../types/index.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import type { NestApplicationOptions } from '../../types/application.js'
 import type { OverrideByFactoryOptions } from '../../types/testing.js'
 import { decoratorPlugin } from '../plugin.js'
-import { Module, isModule } from '../decorators/module.js'
+import { Module } from '../decorators/module.js'
+import { injectableOptions } from '../decorators/injectable.js'
+import { controllerDefinition } from '../decorators/controller.js'
 import { FastifyAdapter } from '../common/fastify-adapter.js'
 import { Logger } from '../extras/logger.js'
 import { kInternal, type BuiltApplication } from '../di/internal-options.js'
@@ -22,14 +25,21 @@ export interface OverrideBy {
 }
 
 export interface OverrideModule {
-  useModule (module: Type): TestingModuleBuilder
+  useModule (module: ModuleDefinition): TestingModuleBuilder
 }
+
+/** A module as `imports` takes it: a class, a dynamic module, or a Promise of either. */
+export type ModuleDefinition = Type | DynamicModule | Promise<Type | DynamicModule>
+
+/** What `useMocker()` takes: a stand-in for a token no module provides, or a falsy value to leave the error. */
+export type MockFactory = (token?: InjectionToken) => any
 
 /** The test module's graph, as the builder collected it: built once by compile(), again by the application. */
 interface Blueprint {
   module: Type
   overrides: Provider[]
-  replaceModules: Map<Function, Function>
+  replaceModules: Map<unknown, unknown>
+  mocker?: MockFactory
 }
 
 /**
@@ -55,20 +65,30 @@ export class TestingModuleBuilder {
   overrideInterceptor (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideInterceptor') }
   overrideFilter (token: InjectionToken): OverrideBy { return this.#override(token, 'overrideFilter') }
 
-  /** Replaces a module wherever it is imported (or re-exported) by another module. */
-  overrideModule (module: Type): OverrideModule {
-    if (!isModule(module)) {
-      throw new ERR_INVALID_OPTIONS(`overrideModule() takes a class decorated with @Module(), given ${describe(module)}.`)
+  /**
+   * Replaces a module wherever it is imported (or re-exported) by another module: a class, or a
+   * dynamic module object or Promise, matched by identity as NestJS matches them.
+   */
+  overrideModule (module: ModuleDefinition): OverrideModule {
+    if (!isModuleDefinition(module)) {
+      throw new ERR_INVALID_OPTIONS(`overrideModule() takes a module class, a dynamic module or a Promise of one, given ${describe(module)}.`)
     }
     return {
       useModule: (replacement) => {
-        if (!isModule(replacement)) {
-          throw new ERR_INVALID_OPTIONS(`overrideModule(${module.name}).useModule() takes a class decorated with @Module(), given ${describe(replacement)}.`)
+        if (!isModuleDefinition(replacement)) {
+          throw new ERR_INVALID_OPTIONS(`overrideModule().useModule() takes a module class, a dynamic module or a Promise of one, given ${describe(replacement)}.`)
         }
         this.#blueprint.replaceModules.set(module, replacement)
         return this
       }
     }
+  }
+
+  /** Stand-ins for the dependencies no module provides: `mocker(token)`, asked once per place of injection. */
+  useMocker (mocker: MockFactory): TestingModuleBuilder {
+    if (typeof mocker !== 'function') throw new ERR_INVALID_OPTIONS(`useMocker() takes a function (token) => mock, given ${describe(mocker)}.`)
+    this.#blueprint.mocker = mocker
+    return this
   }
 
   #override (token: InjectionToken, method: string): OverrideBy {
@@ -104,7 +124,7 @@ export class TestingModuleBuilder {
       await fastify.register(decoratorPlugin, {
         module: blueprint.module,
         overrides: blueprint.overrides,
-        [kInternal]: { replaceModules: blueprint.replaceModules, contextOnly: true, manualLifecycle: (application: BuiltApplication) => { built = application } }
+        [kInternal]: { replaceModules: blueprint.replaceModules, mocker: blueprint.mocker, contextOnly: true, manualLifecycle: (application: BuiltApplication) => { built = application } }
       } as Parameters<typeof decoratorPlugin>[1])
     } catch (error) {
       await fastify.close().catch(() => {})
@@ -112,6 +132,12 @@ export class TestingModuleBuilder {
     }
     return new TestingModule(blueprint, fastify, built!)
   }
+}
+
+// A module class (decorated or not, but no provider or controller), a dynamic module object, or a Promise of either.
+function isModuleDefinition (value: unknown): boolean {
+  if (typeof value === 'function') return value.prototype !== undefined && injectableOptions(value) === undefined && controllerDefinition(value) === undefined
+  return isPlainObject(value) ? typeof value.module === 'function' : typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }
 
 const applicationKeys = new Set(['logger', 'bufferLogs', 'cors'])
@@ -152,7 +178,7 @@ export class TestingModule implements ApplicationSource {
   readonly #context: FastifyInstance
   readonly #built: BuiltApplication
   #container: PublicContainer
-  #application: TestingApplication | undefined
+  readonly #applications: TestingApplication[] = []
   #initialized: Promise<void> | undefined
   #closed: Promise<void> | undefined
 
@@ -164,14 +190,21 @@ export class TestingModule implements ApplicationSource {
   }
 
   /** A provider or controller instance by token (singletons); `{ strict: true }`: only those the test module declares. */
-  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T {
+  get<T = any> (token: InjectionToken<T>, options: ModuleRefGetOptions & { each: true }): T[]
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T
+  get<T = any> (token: InjectionToken<T>, options?: ModuleRefGetOptions): T | T[] {
     return getIn(this.#container, token, options)
   }
 
-  /** A request-scoped or transient provider, built for `contextId` (a fresh context without it). */
-  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T> {
+  /** A request-scoped or transient provider, built for `contextId` (a fresh context without it); `{ each: true }`: every one under the token. */
+  resolve<T = any> (token: InjectionToken<T>, contextId: ContextId | undefined, options: ModuleRefGetOptions & { each: true }): Promise<T[]>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T>
+  resolve<T = any> (token: InjectionToken<T>, contextId?: ContextId, options?: ModuleRefGetOptions): Promise<T | T[]> {
     return resolveIn(this.#container, token, contextId, options)
   }
+
+  /** Makes `request` what REQUEST injects into what is resolved with `contextId`. */
+  registerRequestByContextId<T = any> (request: T, contextId: ContextId): void { registerRequest(contextId, request) }
 
   useLogger (logger: LoggerService | LogLevel[] | false): void { Logger.overrideLogger(logger) }
   flushLogs (): void { Logger.flush() }
@@ -182,10 +215,10 @@ export class TestingModule implements ApplicationSource {
     return this
   }
 
-  /** Runs every onModuleDestroy and releases the Fastify instances, the application's included. */
+  /** Runs every onModuleDestroy and releases the Fastify instances, the applications' included. */
   async close (): Promise<void> {
-    if (this.#application) return await this.#application.close()
-    await this.abandon()
+    if (this.#applications.length === 0) return await this.abandon()
+    for (const application of this.#applications) await application.close()
   }
 
   /**
@@ -201,11 +234,10 @@ export class TestingModule implements ApplicationSource {
       throw new ERR_INVALID_OPTIONS(`createNestApplication() takes a FastifyAdapter, given ${describe(adapter)}.`)
     }
     const settings = applicationOptions(optionsFirst ? adapterOrOptions as NestApplicationOptions : options)
-    if (this.#application) {
-      throw new ERR_INVALID_OPTIONS('createNestApplication() was already called on this module; compile() the builder again for a second application.')
-    }
-    this.#application = new TestingApplication(this, adapter, settings)
-    return this.#application as T
+    // Each call a new application over the module's instances, as NestJS makes one over its container.
+    const application = new TestingApplication(this, adapter, settings)
+    this.#applications.push(application)
+    return application as T
   }
 
   // ApplicationSource: what the application needs from the module.
@@ -213,7 +245,7 @@ export class TestingModule implements ApplicationSource {
     return {
       module: this.#blueprint.module,
       overrides: this.#blueprint.overrides,
-      [kInternal]: { replaceModules: this.#blueprint.replaceModules, seed: seedFrom(this.#built.container) }
+      [kInternal]: { replaceModules: this.#blueprint.replaceModules, mocker: this.#blueprint.mocker, seed: seedFrom(this.#built.container) }
     }
   }
 

@@ -1,4 +1,10 @@
 import { kWrittenKeys } from './symbols.js'
+import requirePeer from './require-peer.cjs'
+
+// Loaded before any decorator runs (the package's own classes are decorated as they load), so
+// users need no side-effect import of their own; required, not imported, for the reason
+// peers.ts gives.
+requirePeer('reflect-metadata')
 
 // The plugin's metadata (under the keys of symbols.ts) goes through here to reflect-metadata.
 // Most applications write few of those keys, and for a class without an entry reflect-metadata

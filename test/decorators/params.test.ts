@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  Module, Controller, Get, Post, Param, Query, Body, Headers, Req, Res, Ip, createParamDecorator,
+  Module, Controller, Get, Post, Param, Query, Body, Headers, Req, Res, Ip, createParamDecorator, Request as RequestParam, Response as ResponseParam,
   UsePipes, type ExecutionContext, type Request, type Response, type PipeTransform, type ArgumentMetadata
 } from '../../plugin/index.js'
 import { paramDefinitions } from '../../plugin/decorators/params.js'
@@ -285,4 +285,25 @@ test('a method keeps one parameter list, grown in place by each parameter decora
   // No copy per decorator (a method's parameters would cost quadratic time and garbage to declare).
   assert.equal(paramDefinitions(Grown.prototype, 'find'), own)
   assert.deepEqual(own.map(({ index, kind, data }) => [index, kind, data]), [[0, 'param', 'id'], [1, 'query', undefined], [2, 'headers', 'x-tenant']])
+})
+
+test('@Request() and @Response() are NestJS\'s names of @Req() and @Res()', async (t) => {
+  @Controller('aliases')
+  class AliasesController {
+    @Get()
+    get (@RequestParam() request: Request, @ResponseParam({ passthrough: true }) reply: Response) {
+      reply.header('x-url', request.url)
+      return { method: request.method }
+    }
+
+    @Get('raw')
+    raw (@ResponseParam() reply: Response) { reply.code(202).send('answered itself') }
+  }
+  @Module({ controllers: [AliasesController] })
+  class AliasesModule {}
+  const app = await build(t, AliasesModule)
+  const res = await app.inject('/aliases')
+  assert.deepEqual([res.json(), res.headers['x-url']], [{ method: 'GET' }, '/aliases'])
+  const raw = await app.inject('/aliases/raw')
+  assert.deepEqual([raw.statusCode, raw.body], [202, 'answered itself'])
 })

@@ -250,15 +250,20 @@ test('a DynamicModule without a module class fails, naming the importing module,
   void Target
 })
 
-test('a DynamicModule with an unknown key or a non-array list fails like @Module()', async () => {
+test('a DynamicModule\'s other keys are left alone, as NestJS leaves them; a non-array list fails like @Module()', async (t) => {
+  @Injectable() class Feature { readonly name = 'feature' }
   @Module({})
   class FeatureModule {}
-  @Module({ imports: [{ module: FeatureModule, provider: [] } as unknown as DynamicModule] })
+  @Controller('feature')
+  class FeatureController {
+    constructor (@Inject(Feature) readonly feature: Feature) {}
+    @Get() get () { return this.feature.name }
+  }
+  const dynamic = { module: FeatureModule, providers: [Feature], exports: [Feature], extra: { any: 'thing' }, inject: ['library data'] }
+  @Module({ imports: [dynamic as DynamicModule], controllers: [FeatureController] })
   class AppModule {}
-  const error = await registrationError({ module: AppModule })
-  assert.equal(error.code, 'FDP_ERR_INVALID_DECLARATION')
-  assert.equal(error.message, 'entry 0 of AppModule\'s imports: the dynamic module FeatureModule does not know the key "provider"; ' +
-    'use module, global, imports, controllers, providers, exports or plugins.')
+  const app = await build(t, AppModule)
+  assert.equal((await app.inject('/feature')).body, 'feature')
 
   @Module({ imports: [{ module: FeatureModule, providers: {} } as unknown as DynamicModule] })
   class ListModule {}
@@ -321,4 +326,72 @@ test('a global dynamic module is visible to a module that a Global() class modul
 
   const app = await build(t, AppModule)
   assert.equal(app.container.get(Audit).flags.on, true)
+})
+
+test('providers with NestJS\'s numeric scopes (as NestJS packages\' dynamic modules declare them) get those scopes; another number is refused', async (t) => {
+  let built = 0
+  @Injectable()
+  class Counter { readonly n = ++built }
+  @Module({})
+  class ScopedModule {
+    static register (): DynamicModule {
+      return {
+        module: ScopedModule,
+        providers: [
+          { provide: 'PER_REQUEST', useFactory: () => ({ n: ++built }), scope: 2 as any },
+          { provide: 'EACH_TIME', useClass: Counter, scope: 1 as any },
+          { provide: 'ONCE', useFactory: () => ({ n: ++built }), scope: 0 as any }
+        ],
+        exports: ['PER_REQUEST', 'EACH_TIME', 'ONCE']
+      }
+    }
+  }
+  @Controller('scoped')
+  class ScopedController {
+    constructor (@Inject('PER_REQUEST') readonly perRequest: { n: number }, @Inject('EACH_TIME') readonly eachTime: Counter, @Inject('ONCE') readonly once: { n: number }) {}
+    @Get() get () { return { perRequest: this.perRequest.n, eachTime: this.eachTime.n, once: this.once.n } }
+  }
+  @Module({ imports: [ScopedModule.register()], controllers: [ScopedController] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  const first = (await app.inject('/scoped')).json()
+  const second = (await app.inject('/scoped')).json()
+  assert.equal(first.once, second.once, 'scope 0 is one instance')
+  assert.notEqual(first.perRequest, second.perRequest, 'scope 2 is one per request')
+  assert.notEqual(first.eachTime, second.eachTime, 'scope 1 (transient) in a request-scoped controller is made per request')
+
+  @Module({ providers: [{ provide: 'BAD', useValue: 1 }, { provide: 'WRONG', useFactory: () => 1, scope: 7 as any }] })
+  class BadModule {}
+  const error = await registrationError({ module: BadModule })
+  assert.equal(error.code, 'FDP_ERR_INVALID_PROVIDER')
+  assert.match(error.message, /scope must be DEFAULT, REQUEST or TRANSIENT, given number 7/)
+})
+
+test('a class with no decorator in imports is an empty module (NestJS\'s @Module({}) writes no metadata); its dynamic module gives it what it declares', async (t) => {
+  // As @nestjs/passport's PassportModule: undecorated, imported as a class or through register().
+  class PassportLikeModule {
+    static register (): DynamicModule {
+      return { module: PassportLikeModule, providers: [{ provide: 'OPTIONS', useValue: { session: false } }], exports: ['OPTIONS'] }
+    }
+  }
+  class EmptyModule {}
+  @Controller('options')
+  class OptionsController {
+    constructor (@Inject('OPTIONS') readonly options: object) {}
+    @Get() get () { return this.options }
+  }
+  @Module({ imports: [EmptyModule, PassportLikeModule.register()], controllers: [OptionsController], exports: [EmptyModule] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  assert.deepEqual((await app.inject('/options')).json(), { session: false })
+
+  // A provider or a controller class in imports still fails with the fix.
+  @Injectable() class Service {}
+  @Module({ imports: [Service] })
+  class WithService {}
+  assert.match((await registrationError({ module: WithService })).message, /It is an @Injectable\(\) class: list it in providers, not in imports\./)
+  @Controller('x') class SomeController {}
+  @Module({ imports: [SomeController] })
+  class WithController {}
+  assert.match((await registrationError({ module: WithController })).message, /It is a @Controller\(\) class: list it in a module's controllers\./)
 })

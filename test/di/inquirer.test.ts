@@ -104,13 +104,39 @@ test('a transient built for another transient gets, as INQUIRER, the consumer th
   assert.deepEqual((await app.inject('/audit')).json(), ['Audit', 'Audit'])
 })
 
-test('INQUIRER in a provider that is not transient fails, naming it and the fix', async () => {
+test('INQUIRER in a singleton fails, naming it and the fix', async () => {
   @Injectable()
   class Logger { constructor (@Inject(INQUIRER) readonly parent: unknown) {} }
   @Module({ providers: [Logger] })
   class AppModule {}
   const error = await registrationError({ module: AppModule })
   assert.equal(error.code, 'FDP_ERR_INVALID_PROVIDER')
-  assert.equal(error.message, 'Logger in module AppModule injects INQUIRER (the constructor parameter at index [0]), but is not transient: ' +
-    'only a transient provider is built for one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) to Logger.')
+  assert.equal(error.message, 'Logger in module AppModule injects INQUIRER (the constructor parameter at index [0]), but is neither transient nor request-scoped: ' +
+    'a singleton is built for no one consumer. Add @Injectable({ scope: Scope.TRANSIENT }) (or Scope.REQUEST) to Logger.')
+})
+
+test('a request-scoped provider gets as INQUIRER the consumer that first asks for it in the request, undefined when resolved directly', async (t) => {
+  // NestJS's inject-inquirer spec: a request-scoped service and a transient logger each name their consumer.
+  @Injectable({ scope: Scope.REQUEST })
+  class RequestLogger { constructor (@Inject(INQUIRER) readonly parent: object | undefined) {} }
+  @Injectable({ scope: Scope.TRANSIENT })
+  class TransientLogger { constructor (@Inject(INQUIRER) readonly parent: object | undefined) {} }
+  @Injectable({ scope: Scope.REQUEST })
+  class HelloService {
+    constructor (@Inject(RequestLogger) readonly log: RequestLogger, @Inject(TransientLogger) readonly transient: TransientLogger) {}
+  }
+  @Controller('hello')
+  class HelloController {
+    constructor (@Inject(HelloService) readonly hello: HelloService, @Inject(RequestLogger) readonly log: RequestLogger) {}
+    @Get() get () {
+      return { service: this.hello.log.parent?.constructor.name, transient: this.hello.transient.parent?.constructor.name, shared: this.log === this.hello.log }
+    }
+  }
+  @Module({ controllers: [HelloController], providers: [HelloService, RequestLogger, TransientLogger] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  // The controller is built first and asks for HelloService before RequestLogger: HelloService asks for it first.
+  assert.deepEqual((await app.inject('/hello')).json(), { service: 'HelloService', transient: 'HelloService', shared: true })
+  const direct = await app.container.get(ModuleRef).resolve(RequestLogger)
+  assert.equal((direct as RequestLogger).parent, undefined)
 })

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { FastifyRequest } from 'fastify'
 import {
-  Module, Controller, Get, Injectable, Inject, Scope, REQUEST, ModuleRef, ContextIdFactory, type OnModuleInit
+  Module, Controller, Get, Injectable, Inject, Scope, REQUEST, ModuleRef, ContextIdFactory, ApplicationConfig, type OnModuleInit
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 import { registrationError } from '../helpers/registration.js'
@@ -158,4 +158,72 @@ test('create() builds an unregistered class with its dependencies from the modul
     code: 'FDP_ERR_INVALID_PROVIDER',
     message: 'moduleRef.create() takes a class, given string "CatsFactory".'
   })
+})
+
+test('several providers under one token: { each: true } gives one per module declaring it, in module order; without it the last declared in a module wins', async (t) => {
+  @Module({ providers: [{ provide: 'PLUGIN', useValue: 'a1' }, { provide: 'PLUGIN', useValue: 'a2' }], exports: ['PLUGIN'] })
+  class AModule {}
+  @Module({ providers: [{ provide: 'PLUGIN', useValue: 'b' }], exports: ['PLUGIN'] })
+  class BModule {}
+  @Injectable({ scope: Scope.REQUEST })
+  class Scoped { readonly at = Math.random() }
+  @Module({ imports: [AModule, BModule], providers: [{ provide: 'PLUGIN', useValue: 'root' }, { provide: 'SCOPED', useClass: Scoped }] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  const moduleRef = app.container.get(ModuleRef)
+  const all = moduleRef.get<string>('PLUGIN', { each: true })
+  assert.deepEqual([...all].sort(), ['a2', 'b', 'root'])
+  assert.deepEqual(moduleRef.get('PLUGIN', { each: true, strict: true }), all, 'each looks in the whole application')
+  assert.equal(moduleRef.get('PLUGIN'), 'root')
+  assert.deepEqual(await moduleRef.resolve('PLUGIN', undefined, { each: true }), all)
+  const contextId = ContextIdFactory.create()
+  const [scoped] = await moduleRef.resolve<Scoped>('SCOPED', contextId, { each: true })
+  assert.equal(scoped, await moduleRef.resolve('SCOPED', contextId))
+  assert.throws(() => moduleRef.get('SCOPED', { each: true }), { code: 'FDP_ERR_SCOPED_PROVIDER' })
+  assert.throws(() => moduleRef.get('NONE', { each: true }), { code: 'FDP_ERR_UNKNOWN_TOKEN', message: 'moduleRef.get("NONE", { each: true }): no module of the application provides this token.' })
+})
+
+test('introspect() gives a provider\'s scope, what it depends on counted; registerRequestByContextId() sets REQUEST for a context', async (t) => {
+  @Injectable({ scope: Scope.REQUEST })
+  class PerRequest { constructor (@Inject(REQUEST) readonly request: unknown) {} }
+  @Injectable({ scope: Scope.TRANSIENT })
+  class EachTime {}
+  @Injectable()
+  class Single {}
+  @Injectable()
+  class OnRequest { constructor (@Inject(PerRequest) readonly perRequest: PerRequest) {} }
+  @Module({ providers: [PerRequest, EachTime, Single, OnRequest] })
+  class AppModule {}
+  const app = await build(t, AppModule)
+  const moduleRef = app.container.get(ModuleRef)
+  assert.deepEqual([PerRequest, EachTime, Single, OnRequest].map((cls) => moduleRef.introspect(cls).scope), ['REQUEST', 'TRANSIENT', 'DEFAULT', 'REQUEST'])
+  assert.deepEqual(moduleRef.introspect(ModuleRef), { scope: 'DEFAULT' })
+  assert.throws(() => moduleRef.introspect('NONE'), { code: 'FDP_ERR_UNKNOWN_TOKEN' })
+
+  const contextId = ContextIdFactory.create()
+  const fake = { fake: 'request' }
+  moduleRef.registerRequestByContextId(fake, contextId)
+  assert.equal((await moduleRef.resolve(PerRequest, contextId)).request, fake)
+  assert.equal((await moduleRef.resolve(PerRequest, ContextIdFactory.create())).request, undefined, 'another context has none')
+})
+
+test('ApplicationConfig is injectable in any module (the plugin\'s, or @nestjs/core\'s class): the global prefix, versioning and global enhancers the app was registered with', async (t) => {
+  const { ApplicationConfig: NestApplicationConfig } = await import('@nestjs/core')
+  const guard = { canActivate: () => true }
+  @Injectable()
+  class ReadsConfig {
+    constructor (@Inject(ApplicationConfig) readonly config: ApplicationConfig, @Inject(NestApplicationConfig) readonly nest: ApplicationConfig) {}
+  }
+  @Module({ providers: [ReadsConfig], exports: [ReadsConfig] })
+  class FeatureModule {}
+  @Module({ imports: [FeatureModule] })
+  class AppModule {}
+  const app = await build(t, AppModule, { prefix: 'api', versioning: { type: 'header', header: 'X-Version' }, globalGuards: [guard] })
+  const { config, nest } = app.container.get(ReadsConfig)
+  assert.equal(nest, config)
+  assert.equal(config.getGlobalPrefix(), 'api')
+  assert.deepEqual(config.getVersioning(), { type: 'header', header: 'X-Version' })
+  assert.deepEqual(config.getGlobalGuards(), [guard])
+  assert.deepEqual([config.getGlobalPipes(), config.getGlobalInterceptors(), config.getGlobalFilters(), config.getGlobalPrefixOptions()], [[], [], [], {}])
+  assert.equal(app.container.get(ModuleRef).get(ApplicationConfig), config)
 })

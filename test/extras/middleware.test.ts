@@ -257,3 +257,40 @@ test('routes with a constraint or a route wildcard match as their requests do', 
   assert.deepEqual((await app.inject('/files/docs/a.txt')).json(), { rest: 'docs/a.txt', tags: [] })
   assert.deepEqual((await app.inject('/files/')).json(), { rest: '', tags: ['files'] })
 })
+
+test('patterns as NestJS on Fastify reads them: named and legacy wildcards, { path, method } with its method only, a controller, exclude with method -1, percent-encoded paths', async (t) => {
+  const answer = (value: string) => {
+    const middleware = (req: IncomingMessage, res: ServerResponse) => { res.end(value) }
+    return middleware
+  }
+  @Controller()
+  class WildController {
+    @Get('named/deep') named () { return 'handler' }
+    @Get('legacy/deep') legacy () { return 'handler' }
+    @Get('listed/only') listed () { return 'handler' }
+    @Post('listed/only') post () { return 'handler' }
+    @Get('plain') plain () { return 'handler' }
+  }
+  @Controller('kept')
+  class KeptController { @Get() kept () { return 'kept handler' } }
+  @Module({ controllers: [WildController, KeptController] })
+  class AppModule implements NestModule {
+    configure (consumer: MiddlewareConsumer) {
+      consumer
+        .apply(answer('post only')).forRoutes({ path: 'listed/only', method: RequestMethod.POST })
+        .apply(answer('wildcard')).forRoutes('named/*rest', 'legacy/(.*)', 'listed/*')
+        .apply((req: IncomingMessage, res: ServerResponse, next: () => void) => next()).forRoutes(KeptController)
+        .apply(answer('controller')).forRoutes(WildController)
+        .apply(answer('everything')).exclude({ path: 'kept', method: -1 as RequestMethod }).forRoutes('*')
+    }
+  }
+  const app = await build(t, AppModule)
+  const body = async (method: 'GET' | 'POST', url: string) => (await app.inject({ method, url })).body
+  assert.equal(await body('GET', '/named/deep'), 'wildcard')
+  assert.equal(await body('GET', '/legacy/deep'), 'wildcard')
+  assert.equal(await body('GET', '/listed/only'), 'wildcard', 'a POST-only configuration skips GET')
+  assert.equal(await body('POST', '/listed/only'), 'post only')
+  assert.equal(await body('POST', '/listed/%6Fnly'), 'post only', 'an encoded character is the same path')
+  assert.equal(await body('GET', '/plain'), 'controller')
+  assert.equal(await body('GET', '/kept'), 'kept handler', 'excluded for every method')
+})

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict'
 import * as nest from '@nestjs/common'
 import * as core from '@nestjs/core'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { REQUEST, Reflector, ModuleRef } from '../../plugin/index.js'
+import { REQUEST, Reflector, ModuleRef, DiscoveryService, MetadataScanner, ModulesContainer } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 
 // NestJS's tokens resolve to the plugin's: the strings 'REQUEST', 'INQUIRER' and 'Reflector', and
-// @nestjs/core's REQUEST, INQUIRER, Reflector, ModuleRef and HttpAdapterHost.
+// @nestjs/core's REQUEST, INQUIRER, Reflector, ModuleRef, HttpAdapterHost, DiscoveryService,
+// MetadataScanner and ModulesContainer.
 
 test('\'REQUEST\' (@nestjs/core\'s REQUEST) injects the Fastify request and makes its consumer request-scoped', async (t) => {
   assert.equal(core.REQUEST, 'REQUEST')
@@ -148,7 +149,39 @@ test('@nestjs/core\'s ModuleRef injects the module\'s ModuleRef; \'INQUIRER\' (@
 
 test('injecting a class of @nestjs/core the plugin does not provide fails registration, naming the class', async () => {
   const { registrationError } = await import('../helpers/registration.js')
-  @nest.Module({ providers: [{ provide: 'SCANNER', useFactory: (scanner: unknown) => scanner, inject: [core.MetadataScanner] }] })
-  class ScannerModule {}
-  assert.match((await registrationError({ module: ScannerModule })).message, /^the provider of "SCANNER" injects MetadataScanner of @nestjs\/core/)
+  @nest.Module({ providers: [{ provide: 'LOADER', useFactory: (loader: unknown) => loader, inject: [core.LazyModuleLoader] }] })
+  class LoaderModule {}
+  assert.match((await registrationError({ module: LoaderModule })).message, /^the provider of "LOADER" injects LazyModuleLoader of @nestjs\/core, which the plugin does not provide/)
+})
+
+// What @nestjs/core's DiscoveryService.createDecorator() marks, found by the plugin's DiscoveryService.
+const CoreFlag = core.DiscoveryService.createDecorator<{ name: string }>()
+
+test('@nestjs/core\'s DiscoveryModule, DiscoveryService, MetadataScanner and ModulesContainer are the plugin\'s', async (t) => {
+  @nest.Injectable() @CoreFlag({ name: 'marked' })
+  class Marked { @CoreFlag({ name: 'method' }) run () {} }
+  @nest.Injectable()
+  class Explorer {
+    constructor (readonly discovery: core.DiscoveryService, readonly scanner: core.MetadataScanner, @nest.Inject(core.ModulesContainer) readonly modules: core.ModulesContainer) {}
+  }
+  // Parameter types, as tsc records them (this lane runs without decorator metadata).
+  Reflect.defineMetadata('design:paramtypes', [core.DiscoveryService, core.MetadataScanner, core.ModulesContainer], Explorer)
+  @nest.Module({ imports: [core.DiscoveryModule], providers: [Explorer, Marked] })
+  class ExplorerModule {}
+  const app = await build(t, ExplorerModule)
+  const explorer = app.container.get(Explorer)
+  assert.ok(explorer.discovery instanceof DiscoveryService)
+  assert.equal(explorer.discovery, app.container.get(core.DiscoveryService))
+  assert.ok(explorer.scanner instanceof MetadataScanner)
+  assert.ok(explorer.modules instanceof ModulesContainer)
+  // @nestjs/core's DiscoveryModule is a module with nothing of its own: its providers are not built.
+  assert.deepEqual([...explorer.modules.values()].map((module) => [module.name, [...module.providers.values()].map((wrapper) => wrapper.name)]), [
+    ['ExplorerModule', ['ExplorerModule', 'Explorer', 'Marked']],
+    ['DiscoveryModule', ['DiscoveryModule']]
+  ])
+  const [marked] = explorer.discovery.getProviders({ metadataKey: CoreFlag.KEY })
+  assert.equal(marked.instance, app.container.get(Marked))
+  assert.deepEqual(explorer.discovery.getMetadataByDecorator(CoreFlag, marked), { name: 'marked' })
+  assert.deepEqual(explorer.discovery.getMetadataByDecorator(CoreFlag, marked, 'run'), { name: 'method' })
+  assert.deepEqual(explorer.scanner.getAllMethodNames(Marked.prototype), ['run'])
 })

@@ -351,3 +351,34 @@ test('every shape of handler gets its arguments and answers: none, one, piped, a
   assert.deepEqual(await json('/scoped-shapes'), { status: 201, body: { scoped: 'symbol' } })
   assert.deepEqual(await json('/scoped-shapes/x'), { status: 200, body: { a: 'x!' } })
 })
+
+test('a context read as NestJS\'s other kinds gives the same arguments by position: switchToRpc() and switchToWs()', async (t) => {
+  let seen: Record<string, unknown> = {}
+  @Controller('hosts')
+  class HostsController {
+    @Get()
+    @UseGuards({
+      canActivate (ctx: ExecutionContext) {
+        const rpc = ctx.switchToRpc()
+        const ws = ctx.switchToWs()
+        const [request, reply] = ctx.getArgs()
+        seen = {
+          type: ctx.getType(),
+          rpcData: rpc.getData() === request,
+          rpcContext: rpc.getContext() === reply,
+          wsClient: ws.getClient() === request,
+          wsData: ws.getData() === reply,
+          wsPattern: ws.getPattern(),
+          handler: ctx.getHandler().name
+        }
+        return true
+      }
+    })
+    list () { return 'ok' }
+  }
+  @Module({ controllers: [HostsController] })
+  class HostsModule {}
+  const app = await build(t, HostsModule)
+  assert.equal((await app.inject('/hosts')).body, 'ok')
+  assert.deepEqual(seen, { type: 'http', rpcData: true, rpcContext: true, wsClient: true, wsData: true, wsPattern: undefined, handler: 'list' })
+})

@@ -6,7 +6,7 @@ import request from 'supertest'
 import ejs from 'ejs'
 import {
   Module, Controller, Get, Post, Param, Body, Injectable, Inject, Render, UseGuards, ParseIntPipe, Version, FASTIFY,
-  FastifyAdapter, VersioningType, Logger, APP_GUARD, Scope, ContextIdFactory, type CanActivate, type DynamicModule, type OnModuleInit, type OnModuleDestroy,
+  FastifyAdapter, VersioningType, Logger, APP_GUARD, REQUEST, Scope, ContextIdFactory, type CanActivate, type DynamicModule, type OnModuleInit, type OnModuleDestroy,
   type INestApplication, type NestFastifyApplication, type PipeTransform
 } from '../../plugin/index.js'
 import { Test, type TestingModule } from '../../plugin/testing.js'
@@ -235,7 +235,31 @@ test('listen() initializes and listens; getUrl() gives the address', async () =>
   const res = await fetch(`${url}/cats`)
   assert.deepEqual(await res.json(), { data: ['Tom'] })
   await app.close()
-  await assert.rejects(app.getUrl(), { code: 'FDP_ERR_INVALID_OPTIONS' })
+  await assert.rejects(app.getUrl(), { code: 'FDP_ERR_INVALID_OPTIONS', message: 'app.listen() needs to be called before calling app.getUrl()' })
+})
+
+test('listen() takes NestJS\'s forms, a last callback given (error, address); getUrl() rejects before it and names the loopback for every interface', async () => {
+  const application = async () => (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication()
+  const before = await application()
+  await assert.rejects(before.getUrl(), { message: 'app.listen() needs to be called before calling app.getUrl()' })
+  await before.close()
+  for (const [args, host] of [[[0, '0.0.0.0'], '127.0.0.1'], [[0, '::'], '127.0.0.1'], [[0, '::1'], '[::1]'], [[0, '127.0.0.1'], '127.0.0.1']] as const) {
+    const app = await application()
+    let calledBack: unknown[] | undefined
+    const server = await app.listen(args[0], args[1], (...given: unknown[]) => { calledBack = given })
+    const url = await app.getUrl()
+    assert.match(url, new RegExp(`^http://${host.replace(/[[\]]/g, '\\$&')}:\\d+$`), `${args[1]}: ${url}`)
+    assert.equal(calledBack?.[0], null)
+    assert.match(String(calledBack?.[1]), /^http:\/\//)
+    assert.equal(server, app.getHttpServer())
+    const res = await fetch(`http://${host}:${(server.address() as { port: number }).port}/cats`)
+    assert.deepEqual(await res.json(), { data: ['Tom'] })
+    await app.close()
+  }
+  const withCallback = await application()
+  await new Promise<void>((resolve, reject) => { withCallback.listen(0, (error) => error === null ? resolve() : reject(error)).catch(reject) })
+  assert.match(await withCallback.getUrl(), /^http:\/\/(127\.0\.0\.1|\[::1\]):\d+$/)
+  await withCallback.close()
 })
 
 test('setViewEngine() registers @fastify/view for @Render routes', async () => {
@@ -301,7 +325,6 @@ test('bad arguments fail with FDP_ERR_INVALID_OPTIONS and say what to do', async
   // @ts-expect-error rawBody is not an option the testing application takes: the refusal is the point
   assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
   const app = moduleRef.createNestApplication()
-  assert.throws(() => moduleRef.createNestApplication(), { code: 'FDP_ERR_INVALID_OPTIONS', message: /already called/ })
   assert.throws(() => app.setGlobalPrefix('api', { exclude: ['health'] } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /exclude/ })
   await app.close()
 })
@@ -411,7 +434,7 @@ test('get(token, { strict: true }) and resolve(token, contextId, { strict: true 
   const unit = await Test.createTestingModule({ controllers: [CatsController], providers: [CatsService, CatsRepository] }).compile()
   assert.equal(unit.get(CatsController, { strict: true }), unit.get(CatsController))
   assert.equal(unit.get(CatsService, { strict: true }).findAll()[0], 'Tom')
-  assert.throws(() => unit.get(CatsService, { each: true } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /\{ each: true \}\) is not supported/ })
+  assert.deepEqual(unit.get(CatsService, { each: true }), [unit.get(CatsService)])
   await unit.close()
 })
 
@@ -498,4 +521,112 @@ test('createNestApplication(options) and (adapter, options) take NestJS\'s logge
   await closed.init()
   assert.equal((await closed.inject({ url: '/cats', headers: { origin: 'https://any.example' } })).headers['access-control-allow-origin'], undefined)
   await closed.close()
+})
+
+test('the testing module and its application: get() and resolve() with { each: true }, registerRequestByContextId()', async () => {
+  @Injectable({ scope: Scope.REQUEST })
+  class Handler { constructor (@Inject(REQUEST) readonly request: unknown) {} }
+  @Module({ providers: [{ provide: 'HANDLER', useValue: 'inner' }], exports: ['HANDLER'] })
+  class InnerModule {}
+  @Module({ imports: [InnerModule], providers: [{ provide: 'HANDLER', useValue: 'outer' }, Handler] })
+  class OuterModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [OuterModule] }).compile()
+  assert.deepEqual([...moduleRef.get<string>('HANDLER', { each: true })].sort(), ['inner', 'outer'])
+  assert.deepEqual([...await moduleRef.resolve<string>('HANDLER', undefined, { each: true })].sort(), ['inner', 'outer'])
+  const contextId = ContextIdFactory.create()
+  moduleRef.registerRequestByContextId({ id: 'fake' }, contextId)
+  assert.deepEqual((await moduleRef.resolve(Handler, contextId)).request, { id: 'fake' })
+  const app = moduleRef.createNestApplication()
+  await app.init()
+  assert.deepEqual([...app.get<string>('HANDLER', { each: true })].sort(), ['inner', 'outer'])
+  const other = ContextIdFactory.create()
+  app.registerRequestByContextId({ id: 'app' }, other)
+  assert.deepEqual((await app.resolve(Handler, other)).request, { id: 'app' })
+  await app.close()
+})
+
+test('useMocker() stands in for the dependencies no module provides, once per place of injection; a falsy mock leaves the error', async () => {
+  class Missing { value () { return 'real' } }
+  @Injectable()
+  class First { constructor (@Inject(Missing) readonly missing: { value: () => string }, @Inject('TOKEN') readonly token: string) {} }
+  @Injectable()
+  class Second { constructor (@Inject(Missing) readonly missing: { value: () => string }) {} }
+  @Module({ providers: [First, Second] })
+  class AppModule {}
+  const asked: unknown[] = []
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .useMocker((token) => {
+      asked.push(token)
+      return token === 'TOKEN' ? 'mocked token' : { value: () => 'mocked' }
+    })
+    .compile()
+  assert.deepEqual(asked, [Missing, 'TOKEN', Missing])
+  assert.equal(moduleRef.get(First).missing.value(), 'mocked')
+  assert.equal(moduleRef.get(First).token, 'mocked token')
+  assert.notEqual(moduleRef.get(First).missing, moduleRef.get(Second).missing, 'a mock per place of injection')
+  await moduleRef.close()
+
+  await assert.rejects(Test.createTestingModule({ imports: [AppModule] }).useMocker(() => undefined).compile(), { code: 'FDP_ERR_UNKNOWN_DEPENDENCY' })
+  assert.throws(() => Test.createTestingModule({}).useMocker('no' as any), { code: 'FDP_ERR_INVALID_OPTIONS' })
+})
+
+test('overrideModule() takes a dynamic module (or a Promise of one), matched by identity, and useModule() a dynamic module', async () => {
+  @Injectable() class Settings { constructor (@Inject('NAME') readonly name: string) {} }
+  @Module({})
+  class ConfigLikeModule {
+    static forRoot (name: string): DynamicModule {
+      return { module: ConfigLikeModule, providers: [{ provide: 'NAME', useValue: name }, Settings], exports: [Settings] }
+    }
+  }
+  const imported = ConfigLikeModule.forRoot('real')
+  @Module({ imports: [imported] })
+  class AppModule {}
+  const replaced = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideModule(imported).useModule(ConfigLikeModule.forRoot('test'))
+    .compile()
+  assert.equal(replaced.get(Settings).name, 'test')
+  await replaced.close()
+  // Another call's object is another module: it replaces nothing, as in NestJS.
+  const untouched = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideModule(ConfigLikeModule.forRoot('real')).useModule(ConfigLikeModule.forRoot('test'))
+    .compile()
+  assert.equal(untouched.get(Settings).name, 'real')
+  await untouched.close()
+  const promised = Promise.resolve(ConfigLikeModule.forRoot('later'))
+  @Module({ imports: [promised] })
+  class AsyncModule {}
+  const fromPromise = await Test.createTestingModule({ imports: [AsyncModule] })
+    .overrideModule(promised).useModule(Promise.resolve(ConfigLikeModule.forRoot('swapped')))
+    .compile()
+  assert.equal(fromPromise.get(Settings).name, 'swapped')
+  await fromPromise.close()
+})
+
+test('a second createNestApplication() on one testing module is a new application over the same instances', async () => {
+  let inits = 0
+  @Injectable()
+  class Counter implements OnModuleInit {
+    hits = 0
+    onModuleInit () { inits++ }
+  }
+  @Controller('count')
+  class CountController {
+    constructor (@Inject(Counter) readonly counter: Counter) {}
+    @Get() get () { return { hits: ++this.counter.hits } }
+  }
+  @Module({ controllers: [CountController], providers: [Counter] })
+  class CountModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [CountModule] }).compile()
+  const first = moduleRef.createNestApplication()
+  await first.init()
+  const second = moduleRef.createNestApplication()
+  await second.init()
+  assert.notEqual(first.getHttpAdapter().getInstance(), second.getHttpAdapter().getInstance())
+  assert.deepEqual((await first.inject('/count')).json(), { hits: 1 })
+  assert.deepEqual((await second.inject('/count')).json(), { hits: 2 }, 'the same Counter instance')
+  assert.equal(first.get(Counter), second.get(Counter))
+  assert.equal(inits, 2, 'each application runs the hooks, as NestJS does')
+  await moduleRef.close()
+  assert.equal(first.getHttpServer().listening, false)
+  await assert.rejects(second.inject('/count'))
 })

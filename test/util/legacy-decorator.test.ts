@@ -8,7 +8,7 @@ import { controllerDefinition, routeDefinitions } from '../../plugin/decorators/
 
 const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,
-  Param, Query, Body, Headers, Req, Res, Ip, RawBody, createParamDecorator, HttpCode, Header, Redirect, Render,
+  Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, createParamDecorator, HttpCode, Header, Redirect, Render, SerializeOptions,
   UseGuards, UsePipes, UseInterceptors, UseFilters, Catch, SetMetadata, Reflector, Version, RouteSchema, RouteConfig,
   RouteConstraints, Hook, UploadedFile, UploadedFiles, HostParam
 } = api
@@ -41,6 +41,8 @@ const decorators: Record<string, Array<[Function, object]>> = {
   Headers: [[Headers('x'), fieldContext]],
   Req: [[Req(), fieldContext]],
   Res: [[Res(), fieldContext]],
+  Request: [[Request(), fieldContext]],
+  Response: [[Response(), fieldContext]],
   Ip: [[Ip(), fieldContext]],
   HostParam: [[HostParam('tenant'), fieldContext]],
   RawBody: [[RawBody(), fieldContext]],
@@ -56,6 +58,7 @@ const decorators: Record<string, Array<[Function, object]>> = {
   SetMetadata: [[SetMetadata('roles', ['admin']), methodContext], [Reflector.createDecorator<string[]>({ key: 'roles' })(['admin']), classContext]],
   Version: [[Version('1'), methodContext]],
   RouteSchema: [[RouteSchema({}), methodContext]],
+  SerializeOptions: [[SerializeOptions({}), methodContext]],
   RouteConfig: [[RouteConfig({}), methodContext]],
   RouteConstraints: [[RouteConstraints({}), methodContext]],
   Hook: [[Hook('onRequest'), methodContext]],
