@@ -1,6 +1,6 @@
 // The requests each scenario sends and the exact answers every target must give.
 
-export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'rxjs-interceptor' | 'request-scope'
+export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'query-dto' | 'rxjs-interceptor' | 'request-scope'
 export type AppName = ScenarioName | 'startup'
 
 export interface BenchRequest {
@@ -38,6 +38,23 @@ export const itemSchema = {
   }
 } as const
 
+/**
+ * Querystring schema of the query-dto scenario for raw Fastify: its ajv coerces `limit` to a
+ * number as class-transformer's `@Type(() => Number)` does for these requests.
+ */
+export const searchQuerySchema = {
+  type: 'object',
+  required: ['limit'],
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100 },
+    order: { enum: ['asc', 'desc'] },
+    q: { type: 'string', maxLength: 50 }
+  }
+} as const
+
+/** What the query-dto handler answers. */
+export interface Search { limit: number, order?: string, q?: string }
+
 /** The pipeline body. */
 export interface Item { name: string, qty: number }
 
@@ -64,6 +81,7 @@ function pipeline (name: 'pipeline' | 'pipeline-cv' | 'pipeline-dto'): Scenario 
 const paramsRequest: BenchRequest = { method: 'GET', path: '/users/42?fields=name', headers: { 'x-tenant': 'acme' } }
 const scopeRequest: BenchRequest = { method: 'GET', path: '/scoped', headers: { 'x-request-id': 'req-7' } }
 const rxRequest: BenchRequest = { method: 'GET', path: '/rx/42' }
+const searchRequest: BenchRequest = { method: 'GET', path: '/search?limit=20&order=desc&q=cat' }
 
 /** What the rxjs-interceptor scenario's handler returns, before the interceptor wraps it. */
 export const rxItem = (id: string) => ({ id, name: 'widget', tags: ['a', 'b'] })
@@ -85,6 +103,20 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   pipeline: pipeline('pipeline'),
   'pipeline-cv': pipeline('pipeline-cv'),
   'pipeline-dto': pipeline('pipeline-dto'),
+  'query-dto': {
+    name: 'query-dto',
+    request: searchRequest,
+    checks: [
+      { ...searchRequest, why: 'limit converted to a number', status: 200, json: { limit: 20, order: 'desc', q: 'cat' } },
+      { ...searchRequest, path: '/search?limit=%207%20', why: 'Number(\' 7 \') is 7', status: 200, json: { limit: 7 } },
+      { ...searchRequest, path: '/search?limit=0x10&q=', why: 'Number(\'0x10\') is 16', status: 200, json: { limit: 16, q: '' } },
+      { ...searchRequest, path: '/search?limit=abc', why: 'a limit that is no number is rejected', status: 400 },
+      { ...searchRequest, path: '/search?limit=0', why: 'a limit below 1 is rejected', status: 400 },
+      { ...searchRequest, path: '/search?limit=1&limit=2', why: 'a repeated limit is rejected', status: 400 },
+      { ...searchRequest, path: '/search?order=desc', why: 'a missing limit is rejected', status: 400 },
+      { ...searchRequest, path: '/search?limit=5&order=up', why: 'an unknown order is rejected', status: 400 }
+    ]
+  },
   'rxjs-interceptor': {
     name: 'rxjs-interceptor',
     request: rxRequest,

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Type } from '../../types/index.js'
 import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
 import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
+import { convertingCheck, documented, isValidDate } from './dto-conversions.js'
 import { compileSettings, recordVerdict, type CompileSettings, type JudgedPart, type Verdict } from './dto-verdicts.js'
 import { ValidationPipe, isValidatedType } from './validation-pipe.js'
 import { asError } from '../util/thrown.js'
@@ -13,9 +14,10 @@ export interface DtoVariant {
   cls: Function
   /** The shared schema's `$id` (the class name, suffixed when another schema took it). */
   id: string
-  /** The schema without `$id`, for the parts Fastify reads inline (querystring, params). */
+  /** The schema without `$id`, for the parts Fastify reads inline (querystring, params), as the request is documented. */
   schema: JsonSchema
   verdict: Verdict
+  /** Whether class-validator accepts the value, converted first as class-transformer converts it. */
   check: (data: unknown) => boolean
 }
 
@@ -60,6 +62,12 @@ function createAjv (peers: DtoPeers): any {
       code: (cxt: any) => cxt.fail(peers._`!${cxt.gen.scopeValue('func', { ref: check })}(${cxt.schema}, ${cxt.data})`)
     })
   }
+  // A property class-transformer converts to a Date is checked after conversion, as @IsDate() checks it.
+  ajv.addKeyword({
+    keyword: 'isDate',
+    schemaType: 'boolean',
+    code: (cxt: any) => cxt.fail(peers._`!${cxt.gen.scopeValue('func', { ref: isValidDate })}(${cxt.data})`)
+  })
   return ajv
 }
 
@@ -103,9 +111,17 @@ export class DtoSchemas {
       if ('reason' in settings) throw new NotCompilable(settings.reason)
       // ValidationPipe leaves these alone: a mark for one must never make it validate them.
       if (!isValidatedType(cls)) throw new NotCompilable(`${cls.name} is a type ValidationPipe does not validate`)
-      const { schema, plans } = compileDto(cls, settings.options)
+      const { schema, plans, conversions } = compileDto(cls, settings.options, settings.implicitConversion)
       this.#ajv ??= createAjv(loadDtoPeers())
-      variant = { cls, id: this.#name(cls, schema), schema, verdict: { cls, fingerprint: settings.fingerprint, plans }, check: this.#ajv.compile(schema) }
+      const check = this.#ajv.compile(schema)
+      const shown = conversions.length === 0 ? schema : documented(schema)
+      variant = {
+        cls,
+        id: this.#name(cls, shown),
+        schema: shown,
+        verdict: { cls, fingerprint: settings.fingerprint, plans },
+        check: conversions.length === 0 ? check : convertingCheck(check, conversions)
+      }
     } catch (error) {
       if (!(error instanceof NotCompilable)) throw error
       variant = this.notCompiled(cls, error.message)

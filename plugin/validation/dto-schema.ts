@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { loadDtoPeers, type DtoPeers, type ValidationMetadata } from './dto-peers.js'
 import type { ClassPlan, VerdictOptions } from './dto-verdicts.js'
+import { conversionTo, type Conversion, type PropertyConversion } from './dto-conversions.js'
 
 export type JsonSchema = Record<string, any>
 
@@ -8,6 +9,8 @@ export interface DtoCompilation {
   /** A JSON schema that accepts no value class-validator rejects. */
   schema: JsonSchema
   plans: Map<Function, ClassPlan>
+  /** The top-level properties class-transformer converts, which the schema judges converted. */
+  conversions: PropertyConversion[]
 }
 
 /** Why a DTO keeps class-validator at run time. */
@@ -15,7 +18,8 @@ export class NotCompilable extends Error {}
 
 const fail = (reason: string): never => { throw new NotCompilable(reason) }
 
-// Values @Type() turns a property into by conversion, which a schema of the request cannot follow.
+// Types class-transformer builds a value into, which a schema of the request cannot follow
+// (Number, String, Boolean and Date are conversions the compiled check makes as it does).
 const converted = new Set<unknown>([Number, String, Boolean, Date, Array, Map, Set, Promise, Symbol, BigInt, Object, Function,
   ...(typeof Buffer === 'function' ? [Buffer] : [])])
 
@@ -23,6 +27,9 @@ interface Context {
   peers: DtoPeers
   options: VerdictOptions
   plans: Map<Function, ClassPlan>
+  /** class-transformer's enableImplicitConversion: properties converted by their design type. */
+  implicitConversion: boolean
+  conversions: PropertyConversion[]
   /** Classes being compiled, outermost first: a class met again nests itself. */
   stack: Function[]
 }
@@ -34,10 +41,10 @@ interface Context {
  * stricter than class-validator reads them (a nested DTO is an object, `each` means an array),
  * which only sends such rare values back to class-validator. Throws NotCompilable with the reason.
  */
-export function compileDto (cls: Function, options: VerdictOptions): DtoCompilation {
-  const ctx: Context = { peers: loadDtoPeers(), options, plans: new Map(), stack: [] }
+export function compileDto (cls: Function, options: VerdictOptions, implicitConversion = false): DtoCompilation {
+  const ctx: Context = { peers: loadDtoPeers(), options, plans: new Map(), implicitConversion, conversions: [], stack: [] }
   const schema = compileClass(cls, ctx)
-  return { schema, plans: ctx.plans }
+  return { schema, plans: ctx.plans, conversions: ctx.conversions }
 }
 
 function compileClass (cls: Function, ctx: Context): JsonSchema {
@@ -57,7 +64,7 @@ function compileClass (cls: Function, ctx: Context): JsonSchema {
   let probe: any
   let errors: ReturnType<DtoPeers['validateSync']>
   try {
-    probe = peers.plainToInstance(cls as any, {})
+    probe = peers.plainToInstance(cls as any, {}, { enableImplicitConversion: ctx.implicitConversion })
     errors = peers.validateSync(probe, { ...options })
   } catch (error) {
     return fail(`building and validating an empty ${cls.name} threw: ${(error as Error).message}`)
@@ -73,9 +80,14 @@ function compileClass (cls: Function, ctx: Context): JsonSchema {
   ctx.stack.push(cls)
   for (const property of properties) {
     checkAssignable(cls, probe, property)
-    const { schema: propertySchema, isNested } = compileProperty(cls, property, grouped[property], ctx)
+    const { schema: propertySchema, isNested, conversion } = compileProperty(cls, property, grouped[property], ctx)
     schema.properties[property] = propertySchema
     if (isNested) nested.push(property)
+    if (conversion !== undefined) {
+      // The check converts the request's own properties; class-transformer converts nested ones too.
+      if (ctx.stack.length > 1) fail(`${cls.name}.${property} is converted by class-transformer inside the nested DTO ${cls.name}, which the compiled check does not follow`)
+      ctx.conversions.push({ property, to: conversion })
+    }
   }
   ctx.stack.pop()
   const required = properties.filter((property) => failing.has(property))
@@ -105,7 +117,7 @@ function checkAssignable (cls: Function, probe: any, property: string): void {
   }
 }
 
-function compileProperty (cls: Function, property: string, metadatas: ValidationMetadata[], ctx: Context): { schema: JsonSchema, isNested: boolean } {
+function compileProperty (cls: Function, property: string, metadatas: ValidationMetadata[], ctx: Context): { schema: JsonSchema, isNested: boolean, conversion?: Conversion } {
   const { peers, options } = ctx
   const where = `${cls.name}.${property}`
   const single: JsonSchema[] = []
@@ -115,6 +127,7 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
   let nested = false
   let nestedEach = false
   let notEmpty = false
+  let isDate = false
   for (const metadata of metadatas) {
     if (metadata.validateIf !== undefined) fail(`${where} has a validateIf option`)
     switch (metadata.type) {
@@ -142,6 +155,7 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
         if (metadata.each) each.push(fragment)
         else if (name === 'isNotEmpty') notEmpty = true
         else single.push(fragment)
+        isDate ||= name === 'isDate'
         break
       }
       default:
@@ -152,8 +166,19 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
   const typeMetadata = peers.transformers.findTypeMetadata(cls, property)
   if (peers.transformers.findTransformMetadatas(cls, property, peers.plainToClass).length > 0) fail(`${where} has @Transform() of class-transformer`)
   let nestedClass: Function | undefined
-  if (typeMetadata !== undefined) nestedClass = typeTarget(typeMetadata, where)
+  let conversion: Conversion | undefined
+  // class-transformer reads @Type() first, then (with implicit conversion) the design type.
+  if (typeMetadata !== undefined) {
+    const target = typeTarget(typeMetadata, where)
+    conversion = conversionTo(target)
+    if (conversion === undefined) nestedClass = target
+    else if (nested) fail(`${where} has @ValidateNested() and @Type(() => ${target.name}), which converts the value instead of building a nested DTO`)
+  } else if (ctx.implicitConversion) {
+    conversion = implicitConversion(cls, property, where)
+  }
   if (nested && nestedClass === undefined) fail(`${where} has @ValidateNested() without @Type(() => Class) of class-transformer, so class-validator sees a plain object`)
+  // No request value is a Date unless class-transformer builds one.
+  if (isDate && conversion !== 'date') fail(`${where} uses isDate without a conversion to Date (@Type(() => Date), or a Date design type with implicit conversion)`)
 
   let schema = merge(single)
   // Said with the property's type when it has one: a non-empty string, or nothing more to say.
@@ -167,7 +192,20 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
   if (defined && schema.type === undefined) schema = merge([schema, { not: { type: 'null' } }])
   // class-validator skips the property when it is null (and undefined, left to `required`).
   if (optional || ((options.skipNullProperties || options.skipMissingProperties) && !defined)) schema = nullable(schema)
-  return { schema, isNested: nested }
+  return { schema, isNested: nested, conversion }
+}
+
+// What implicit conversion does with the property's design type (none without one).
+function implicitConversion (cls: Function, property: string, where: string): Conversion | undefined {
+  const getMetadata = (Reflect as { getMetadata?: (key: string, target: object, property: string) => unknown }).getMetadata
+  if (typeof getMetadata !== 'function') return fail(`${where}: implicit conversion reads design types with reflect-metadata, which is not loaded`)
+  const type = getMetadata('design:type', cls.prototype, property)
+  if (!type) return undefined
+  const conversion = conversionTo(type)
+  if (conversion !== undefined) return conversion
+  // A class, Array or Object leaves strings, numbers and booleans as they are.
+  if (typeof type === 'function' && (type === Array || type === Object || !converted.has(type))) return 'keep'
+  return fail(`${where} is declared as ${typeof type === 'function' ? type.name : String(type)}, which implicit conversion builds from the value`)
 }
 
 function typeTarget (metadata: NonNullable<ReturnType<DtoPeers['transformers']['findTypeMetadata']>>, where: string): Function {
@@ -177,7 +215,7 @@ function typeTarget (metadata: NonNullable<ReturnType<DtoPeers['transformers']['
   if (fn.length > 0) fail(`${where} has @Type() whose function reads its arguments, so its class depends on the value`)
   if (metadata.reflectedType === Set || metadata.reflectedType === Map) fail(`${where} is declared as a Set or Map, which class-transformer builds from an array`)
   const target = fn()
-  if (typeof target !== 'function' || converted.has(target)) fail(`${where} has @Type(() => ${typeof target === 'function' ? target.name : String(target)}), which converts the value before validation`)
+  if (typeof target !== 'function' || (converted.has(target) && conversionTo(target) === undefined)) fail(`${where} has @Type(() => ${typeof target === 'function' ? target.name : String(target)}), which builds the value into something a schema of the request cannot describe`)
   return target as Function
 }
 
@@ -204,6 +242,8 @@ function constraintSchema (name: string, constraints: unknown[], where: string):
     case 'isBoolean': return { type: 'boolean' }
     case 'isInt': return { type: 'integer' }
     case 'isArray': return { type: 'array' }
+    // A keyword of the compiled check (documented as a date-time string): the value is a Date by then.
+    case 'isDate': return { isDate: true }
     case 'isObject': return { type: 'object' }
     case 'isNumber': {
       const numberOptions = (first ?? {}) as { allowInfinity?: boolean, maxDecimalPlaces?: number }

@@ -18,18 +18,25 @@ const verdictKeys = ['whitelist', 'forbidNonWhitelisted', 'forbidUnknownValues',
 // Options that change only what the errors say.
 const messageKeys = new Set(['stopAtFirstError', 'dismissDefaultMessages', 'validationError', 'enableDebugMessages'])
 
-/** How a ValidationPipe with `compile` has DTOs compiled, or why it cannot. */
-export type CompileSettings = { fingerprint: string, options: VerdictOptions } | { reason: string }
+/**
+ * How a ValidationPipe with `compile` has DTOs compiled, or why it cannot. `implicitConversion`
+ * is class-transformer's `enableImplicitConversion`: properties converted by their design type.
+ */
+export type CompileSettings = { fingerprint: string, options: VerdictOptions, implicitConversion: boolean } | { reason: string }
 
 export function compileSettings (validatorOptions: Record<string, unknown>, transformOptions: Record<string, unknown> | undefined): CompileSettings {
-  if (transformOptions !== undefined && Object.keys(transformOptions).length > 0) {
-    return { reason: 'the ValidationPipe has transformOptions, which change what class-validator sees' }
+  // Implicit conversion is the one transform option compiled: the others rename, drop or expose properties.
+  const transformKeys = transformOptions === undefined ? [] : Object.keys(transformOptions)
+  const implicit = transformOptions?.enableImplicitConversion
+  if (transformKeys.some((key) => key !== 'enableImplicitConversion') || (implicit !== undefined && typeof implicit !== 'boolean')) {
+    return { reason: `the ValidationPipe has the transformOptions ${transformKeys.filter((key) => key !== 'enableImplicitConversion' || typeof implicit !== 'boolean').join(', ')}, which change what class-validator sees` }
   }
+  const implicitConversion = implicit === true
   const unknown = Object.keys(validatorOptions).filter((key) => !messageKeys.has(key) && !(verdictKeys as readonly string[]).includes(key))
   if (unknown.length > 0) return { reason: `the ValidationPipe has the validator options ${unknown.join(', ')}` }
   const options = { forbidUnknownValues: true } as VerdictOptions
   for (const key of verdictKeys) if (validatorOptions[key] !== undefined) (options as any)[key] = validatorOptions[key]
-  return { fingerprint: JSON.stringify(verdictKeys.map((key) => options[key] ?? null)), options }
+  return { fingerprint: JSON.stringify([...verdictKeys.map((key) => options[key] ?? null), implicitConversion]), options, implicitConversion }
 }
 
 /** Per class reached by validation: the properties whitelisting keeps, and those validated as nested objects. */

@@ -7,9 +7,10 @@ import { Module, decoratorPlugin } from 'fastify-decorator-plugin'
 import { buildApp as buildRaw } from '../../bench/src/apps/raw.js'
 import { buildApp as buildPlugin } from '../../bench/src/apps/plugin.js'
 import { CompiledItemsController } from '../../bench/src/apps/plugin-dto.js'
+import { SearchController } from '../../bench/src/apps/plugin-query.js'
 import { scenarios } from '../../bench/src/scenarios.js'
 
-for (const name of ['pipeline-cv', 'pipeline-dto'] as const) {
+for (const name of ['pipeline-cv', 'pipeline-dto', 'query-dto'] as const) {
   for (const [target, build] of [['raw', buildRaw], ['plugin', buildPlugin]] as const) {
     test(`bench ${target} ${name}: every check answers as the runner expects, the rejected body included`, async (t) => {
       const app = await build(name)
@@ -38,6 +39,33 @@ test('bench plugin pipeline-dto: the DTO is the route\'s body schema, and the 40
   assert.deepEqual(rejected.json(), {
     statusCode: 400,
     message: ['name must be longer than or equal to 1 characters', 'qty must not be less than 0'],
+    error: 'Bad Request'
+  })
+})
+
+@Module({ controllers: [SearchController] })
+class SearchModule {}
+
+test('bench plugin query-dto: the query DTO is the route\'s querystring schema, and the 400 is ValidationPipe\'s', async (t) => {
+  const schemas: unknown[] = []
+  const app = Fastify()
+  t.after(() => app.close())
+  app.addHook('onRoute', (route) => { if (route.method === 'GET') schemas.push(route.schema) })
+  await app.register(decoratorPlugin, { module: SearchModule })
+  assert.deepEqual(JSON.parse(JSON.stringify(schemas)), [{
+    querystring: {
+      type: 'object',
+      properties: {
+        limit: { type: 'integer', maximum: 100, minimum: 1 },
+        order: { enum: ['asc', 'desc', null] },
+        q: { type: ['string', 'null'], maxLength: 50 }
+      },
+      required: ['limit']
+    }
+  }])
+  assert.deepEqual((await app.inject('/search?limit=abc')).json(), {
+    statusCode: 400,
+    message: ['limit must not be greater than 100', 'limit must not be less than 1', 'limit must be an integer number'],
     error: 'Bad Request'
   })
 })

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import {
   Allow, ArrayMaxSize, ArrayMinSize, ArrayNotEmpty, IsArray, IsBoolean, IsDateString, IsDefined, IsEmail, IsEnum, IsIn,
-  IsInt, IsISO8601, IsNegative, IsNotEmpty, IsNumber, IsObject, IsOptional, IsPositive, IsString, IsUUID, Length, Matches,
+  IsDate, IsInt, IsISO8601, IsNegative, IsNotEmpty, IsNumber, IsObject, IsOptional, IsPositive, IsString, IsUUID, Length, Matches,
   Max, MaxLength, Min, MinLength, Validate, ValidateIf, ValidateNested, ValidatePromise, ValidatorConstraint,
   type ValidatorConstraintInterface
 } from 'class-validator'
@@ -219,7 +219,11 @@ class C { @ValidateIf(() => true) @IsString() s!: string }
 class D { @IsString({ validateIf: () => true } as any) s!: string }
 class E { @ValidatePromise() @IsString() s!: string }
 class F { @ValidateNested() t!: Tag }
-class G { @Type(() => Number) @IsInt() n!: number }
+class G { @Type(() => Map) @IsInt() n!: number }
+class G2 { @ValidateNested() @Type(() => Number) n!: number }
+class G3 { @IsDate() d!: Date }
+class Converting { @Type(() => Number) @IsInt() n!: number }
+class G4 { @ValidateNested() @Type(() => Converting) inner!: Converting }
 class H { @ValidateNested() @Type(() => Tag, { discriminator: { property: 'k', subTypes: [] } }) t!: Tag }
 class I { @ValidateNested() @Type((options) => options ? Tag : Tag) t!: Tag }
 class J { @Transform(({ value }) => value) @IsString() s!: string }
@@ -248,7 +252,10 @@ const notCompiled: Array<[string, Function, RegExp, Partial<VerdictOptions>?]> =
   ['@ValidatePromise()', E, /E\.s uses promiseValidation/],
   ['@ValidateNested() without @Type()', F, /F\.t has @ValidateNested\(\) without @Type/],
   ['a DTO nesting itself', Loop, /Loop nests itself \(Loop > Loop\)/],
-  ['@Type(() => Number)', G, /G\.n has @Type\(\(\) => Number\), which converts/],
+  ['@Type(() => Map)', G, /G\.n has @Type\(\(\) => Map\), which builds the value into something a schema of the request cannot describe/],
+  ['@ValidateNested() with @Type(() => Number)', G2, /G2\.n has @ValidateNested\(\) and @Type\(\(\) => Number\), which converts the value/],
+  ['@IsDate() without a conversion to Date', G3, /G3\.d uses isDate without a conversion to Date/],
+  ['a conversion inside a nested DTO', G4, /Converting\.n is converted by class-transformer inside the nested DTO Converting/],
   ['@Type() with a discriminator', H, /H\.t has @Type\(\) with a discriminator/],
   ['@Type() reading its arguments', I, /I\.t has @Type\(\) whose function reads its arguments/],
   ['@Transform()', J, /J\.s has @Transform\(\)/],
@@ -313,8 +320,15 @@ test('the compiled validator judges formats, lengths and numbers as class-valida
   assert.equal(passes({ n: '2' }), false, 'no coercion')
 })
 
-test('a ValidationPipe with transformOptions or validator options of unknown effect does not compile', () => {
-  assert.deepEqual(compileSettings({ forbidUnknownValues: false }, { enableImplicitConversion: true }), { reason: 'the ValidationPipe has transformOptions, which change what class-validator sees' })
+test('a ValidationPipe with transformOptions other than enableImplicitConversion, or validator options of unknown effect, does not compile', () => {
+  assert.deepEqual(compileSettings({ forbidUnknownValues: false }, { enableImplicitConversion: true, excludeExtraneousValues: true }), { reason: 'the ValidationPipe has the transformOptions excludeExtraneousValues, which change what class-validator sees' })
+  assert.deepEqual(compileSettings({ forbidUnknownValues: false }, { enableImplicitConversion: 'yes' }), { reason: 'the ValidationPipe has the transformOptions enableImplicitConversion, which change what class-validator sees' })
+  const implicit = compileSettings({ forbidUnknownValues: false }, { enableImplicitConversion: true })
+  assert.ok('fingerprint' in implicit && implicit.implicitConversion)
+  const explicit = compileSettings({ forbidUnknownValues: false }, { enableImplicitConversion: false })
+  assert.ok('fingerprint' in explicit && !explicit.implicitConversion)
+  // A pipe converting implicitly never takes the verdict of one that does not.
+  assert.notEqual(implicit.fingerprint, explicit.fingerprint)
   assert.deepEqual(compileSettings({ forbidUnknownValues: false, strange: 1 }, undefined), { reason: 'the ValidationPipe has the validator options strange' })
   const settings = compileSettings({ forbidUnknownValues: false, stopAtFirstError: true, whitelist: true }, {})
   assert.ok('fingerprint' in settings)

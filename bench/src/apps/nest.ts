@@ -92,6 +92,7 @@ async function rootModule (name: AppName): Promise<Type> {
     'pipeline-cv': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
     // NestJS has no DTO compilation: what its users run is class-validator.
     'pipeline-dto': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
+    'query-dto': async () => [(await import('./nest-cv.js')).SearchController],
     'rxjs-interceptor': () => [RxController],
     'request-scope': () => [ScopedController],
     startup: startupControllers

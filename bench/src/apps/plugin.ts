@@ -83,6 +83,7 @@ async function rootModule (name: AppName): Promise<Type> {
     // Loaded for this scenario only, so no other one (startup above all) pays for class-validator.
     'pipeline-cv': async () => [(await import('./plugin-cv.js')).ValidatedItemsController],
     'pipeline-dto': async () => [(await import('./plugin-dto.js')).CompiledItemsController],
+    'query-dto': async () => [(await import('./plugin-query.js')).SearchController],
     // rxjs too: loaded for this scenario only, as the plugin itself loads it only for intercepted routes.
     'rxjs-interceptor': async () => [(await import('./plugin-rx.js')).RxController],
     'request-scope': () => [ScopedController],

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { CONTROLLERS, TOKEN, forbidden, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
+import { CONTROLLERS, TOKEN, forbidden, itemSchema, rxItem, searchQuerySchema, type AppName, type Item, type Search } from '../scenarios.js'
 
 // The benchmark apps written with plain Fastify: the limit the other targets are measured against.
 
@@ -64,6 +64,13 @@ async function routes (app: FastifyInstance, name: RawAppName): Promise<void> {
       app.post('/items', { preValidation: guard, preHandler: validateItem, preSerialization: wrap }, createItem)
       return
     }
+    case 'query-dto':
+      // Fastify's ajv coerces limit to a number with the hand-written querystring schema.
+      app.get('/search', { schema: { querystring: searchQuerySchema } }, (request, reply) => {
+        const query = request.query as Search
+        reply.send({ limit: query.limit, order: query.order, q: query.q })
+      })
+      return
     case 'rxjs-interceptor':
       // The same work without rxjs: the handler's result wrapped by a preSerialization hook.
       app.get('/rx/:id', { preSerialization: wrap }, (request, reply) => { reply.send(rxItem((request.params as { id: string }).id)) })
