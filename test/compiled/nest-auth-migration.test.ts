@@ -7,12 +7,10 @@
 // on NestJS itself. Both runs must pass the same tests.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { installPlugin, loadNestExports, modules, project, readReport, revert, root, run, type Report } from '../helpers/nest-project.js'
+import { installPlugin, loadNestExports, modules, project, readReport, revert, root, run, startMain, type Report } from '../helpers/nest-project.js'
 
 const example = join(root, 'examples', 'nest-auth-migration')
 const work = mkdtempSync(join(tmpdir(), 'fdp-nest-auth-migration-'))
@@ -65,29 +63,14 @@ test('the example type-checks and all its Jest specs pass on the plugin, install
 
 test('its main.ts builds with the project\'s build configuration, signs a member in, and ends on SIGTERM', { timeout: 30_000 }, async () => {
   assert.ok(pluginProject, 'the project of the run on the plugin')
-  run(process.execPath, [join(modules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], pluginProject)
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: pluginProject, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-  const exited = once(child, 'exit')
-  let output = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-      if (listening) resolve(listening[1])
-    })
-    exited.then(() => reject(new Error(`main.js exited before listening: ${output}`)), reject)
-  })
+  const { url, stop } = await startMain(pluginProject)
   const login = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'ada', secret: 'engine-1843' }) })
   assert.equal(login.status, 200)
   const { access_token: token } = await login.json() as { access_token: string }
   const me = await fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })
   assert.deepEqual(await me.json(), { id: 1, username: 'ada', email: 'ada@example.com', handle: '@ada' })
   assert.equal((await fetch(`${url}/auth/me`)).status, 401)
-  child.kill('SIGTERM')
-  const [code, signal] = await exited
-  clearTimeout(timer)
-  assert.deepEqual({ code, signal }, { code: null, signal: 'SIGTERM' })
+  assert.deepEqual(await stop(), { code: null, signal: 'SIGTERM' })
 })
 
 test('the example\'s sources are NestJS\'s but for their import specifiers and main.ts: turned back, they type-check and pass the same Jest specs on NestJS', () => {

@@ -4,12 +4,10 @@
 // the specifiers turned back into NestJS's, on NestJS itself. Both runs must pass the same tests.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { installPlugin, loadNestExports, modules, project, readReport, revert, root, run, type Report } from '../helpers/nest-project.js'
+import { installPlugin, loadNestExports, modules, project, readReport, revert, root, run, startMain, type Report } from '../helpers/nest-project.js'
 
 const example = join(root, 'examples', 'nest-migration')
 const work = mkdtempSync(join(tmpdir(), 'fdp-nest-migration-'))
@@ -61,29 +59,14 @@ test('the example type-checks and all its specs pass on the plugin, installed as
 
 test('its main.ts builds with the project\'s build configuration, serves the app, and ends on SIGTERM', { timeout: 30_000 }, async () => {
   assert.ok(pluginProject, 'the project of the run on the plugin')
-  run(process.execPath, [join(modules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], pluginProject)
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: pluginProject, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-  const exited = once(child, 'exit')
-  let output = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-      if (listening) resolve(listening[1])
-    })
-    exited.then(() => reject(new Error(`main.js exited before listening: ${output}`)), reject)
-  })
+  const { url, output, stop } = await startMain(pluginProject)
   const created = await fetch(`${url}/cats`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-roles': 'admin' }, body: JSON.stringify({ name: 'Tom', age: 3, breed: 'Tabby', owner: 'me' }) })
   assert.equal(created.status, 201)
   // main.ts's global ValidationPipe strips what the DTO does not declare.
   assert.deepEqual(await created.json(), { data: { id: 1, name: 'Tom', age: 3, breed: 'Tabby' } })
   assert.deepEqual(await (await fetch(`${url}/cats/x`)).json(), { statusCode: 400, message: 'Validation failed (numeric string is expected)', path: '/cats/x' })
-  child.kill('SIGTERM')
-  const [code, signal] = await exited
-  clearTimeout(timer)
-  assert.deepEqual({ code, signal }, { code: null, signal: 'SIGTERM' })
-  assert.match(output, /"context":"CatsService","msg":"Added Tom as #1"/)
+  assert.deepEqual(await stop(), { code: null, signal: 'SIGTERM' })
+  assert.match(output(), /"context":"CatsService","msg":"Added Tom as #1"/)
 })
 
 test('the example\'s sources are NestJS\'s but for their import specifiers and main.ts: turned back, they type-check and pass the same specs on NestJS', () => {

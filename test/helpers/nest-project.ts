@@ -2,7 +2,8 @@
 // copies: one with the built package installed, one with their import specifiers turned back
 // into NestJS's. What both tests share: the copies, and turning a specifier back.
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -118,4 +119,31 @@ export function revert (path: string, text: string): string {
     }
     return statement.replace(`'${specifier}'`, `'${target}'`)
   })
+}
+
+/** A project's main.ts, built with its build configuration and started on a free port: its URL, its output so far, and a stop that sends SIGTERM and gives how it exited. */
+export async function startMain (dir: string): Promise<{ url: string, output: () => string, stop: () => Promise<{ code: number | null, signal: NodeJS.Signals | null }> }> {
+  run(process.execPath, [join(modules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], dir)
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+  const exited = once(child, 'exit')
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      if (listening) resolve(listening[1])
+    })
+    exited.then(() => reject(new Error(`main.js exited before listening: ${output}`)), reject)
+  })
+  return {
+    url,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM')
+      const [code, signal] = await exited
+      clearTimeout(timer)
+      return { code, signal }
+    }
+  }
 }
