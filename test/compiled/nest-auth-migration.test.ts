@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { installPlugin, loadNestExports, modules, project, readReport, revert, root, run, startMain, type Report } from '../helpers/nest-project.js'
+import { installPlugin, loadNestExports, modules, project, readReport, nestProject, root, run, startMain, type Report } from '../helpers/nest-project.js'
 
 const example = join(root, 'examples', 'nest-auth-migration')
 const work = mkdtempSync(join(tmpdir(), 'fdp-nest-auth-migration-'))
@@ -75,15 +75,7 @@ test('its main.ts builds with the project\'s build configuration, signs a member
 
 test('the example\'s sources are NestJS\'s but for their import specifiers and main.ts: turned back, they type-check and pass the same Jest specs on NestJS', () => {
   assert.ok(onPlugin, 'the run on the plugin comes first')
-  let reverted = 0
-  const dir = project(example, join(work, 'on-nestjs'), (path, text) => {
-    if (path === 'src/main.ts') return nestMain
-    if (!path.endsWith('.ts')) return text
-    const back = revert(path, text)
-    assert.doesNotMatch(back, /fastify-decorator-plugin/, `${path} names the plugin only in import specifiers`)
-    if (back !== text) reverted++
-    return back
-  })
+  const { dir, reverted } = nestProject(example, join(work, 'on-nestjs'), nestMain)
   assert.ok(reverted >= 16, `${reverted} files had their specifiers turned back`)
   const onNest = check(dir)
   assert.deepEqual(onNest.failed, [])

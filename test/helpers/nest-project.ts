@@ -147,3 +147,17 @@ export async function startMain (dir: string): Promise<{ url: string, output: ()
     }
   }
 }
+
+/** A copy of the example with its import specifiers turned back into NestJS's and NestJS's main.ts, and how many files changed. */
+export function nestProject (example: string, dir: string, nestMain: string): { dir: string, reverted: number } {
+  let reverted = 0
+  const made = project(example, dir, (path, text) => {
+    if (path === 'src/main.ts') return nestMain
+    if (!path.endsWith('.ts')) return text
+    const back = revert(path, text)
+    assert.doesNotMatch(back, /fastify-decorator-plugin/, `${path} names the plugin only in import specifiers`)
+    if (back !== text) reverted++
+    return back
+  })
+  return { dir: made, reverted }
+}
