@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import type { DecoratorPluginOptions } from '../../types/index.js'
 import type { NestReading } from './index.js'
+import { importOptionalPeer } from '../util/peers.js'
 
 let installed: Promise<boolean> | undefined
 
 // @nestjs/common is an optional peer: its small constants file tells whether it is installed.
 function nestInstalled (): Promise<boolean> {
-  installed ??= import('@nestjs/common/constants.js' as string).then(() => true, () => false)
+  installed ??= importOptionalPeer('@nestjs/common/constants.js').then((constants) => constants !== undefined)
   return installed
 }
 

@@ -11,6 +11,8 @@ import { ModulesContainer } from '../di/modules-container.js'
 import { kBuiltinToken } from '../util/symbols.js'
 import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
 import { FastifyAdapterHost } from './http-adapter.js'
+import { importOptionalPeer } from '../util/peers.js'
+import importPeer from '../util/import-peer.cjs'
 
 // The classes of @nestjs/core that NestJS code injects by type; told apart by identity once
 // @nestjs/core is loaded, and loaded only when a token of one of these names is in the application.
@@ -62,7 +64,7 @@ let core: Promise<Record<string, unknown> | undefined> | undefined
 
 /** @nestjs/core, once, or undefined when it is not installed. */
 export function loadCore (): Promise<Record<string, unknown> | undefined> {
-  core ??= import('@nestjs/core' as string).then((loaded: Record<string, unknown>) => loaded, () => undefined)
+  core ??= importOptionalPeer<Record<string, unknown>>('@nestjs/core')
   return core
 }
 
@@ -70,7 +72,7 @@ export function loadCore (): Promise<Record<string, unknown> | undefined> {
 // keeps them in a collection of its own (a class and the keys of the decorators applied to it).
 async function coreDiscoverableKeys (): Promise<DiscoverableKeys | undefined> {
   try {
-    const { DiscoverableMetaHostCollection } = await import('@nestjs/core/discovery/discoverable-meta-host-collection.js' as string)
+    const { DiscoverableMetaHostCollection } = await importPeer('@nestjs/core/discovery/discoverable-meta-host-collection.js')
     const links = DiscoverableMetaHostCollection?.metaHostLinks as Map<Function, Set<string>> | undefined
     return links instanceof Map ? (cls, key) => links.get(cls)?.has(key) === true : undefined
   } catch {

@@ -1,6 +1,7 @@
 import type createErrorType from '@fastify/error'
 import type fastifyPluginType from 'fastify-plugin'
 import requirePeer from './require-peer.cjs'
+import importPeer from './import-peer.cjs'
 
 // The package's CommonJS dependencies, required rather than imported: for an ES import Node runs
 // its CommonJS export lexer over the package's source, which costs startup several times what
@@ -24,4 +25,29 @@ export function optionalPeer<T = any> (name: string, missing: (cause: unknown) =
   }
   loaded.set(name, value)
   return value as T
+}
+
+/**
+ * An optional peer that may be an ES module only (NestJS's packages), imported: undefined when it
+ * is not installed. Anything else that stops it loading is thrown, naming the peer, rather than
+ * taken for "not installed" (which would silently ignore what the application declares with it).
+ */
+export async function importOptionalPeer<T = any> (name: string): Promise<T | undefined> {
+  try {
+    return await importPeer(name)
+  } catch (error) {
+    if (notFound(error, name)) return undefined
+    throw new Error(`${name} is installed but could not be loaded: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+  }
+}
+
+// Node says ERR_MODULE_NOT_FOUND for an import, MODULE_NOT_FOUND for a require (so do loaders
+// such as Jest's); only when the missing module is the peer itself, not one of its dependencies
+// (whose message names the peer's files only after "imported from" or "from").
+function notFound (error: unknown, name: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown, message?: unknown }
+  if ((code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') || typeof message !== 'string') return false
+  const missing = message.split(/ (?:imported )?from |\n/, 1)[0]
+  const pkg = name.startsWith('@') ? name.split('/', 2).join('/') : name.split('/', 1)[0]
+  return missing.includes(`'${pkg}'`) || missing.includes(`'${pkg}/`) || missing.includes(`/node_modules/${pkg}/`)
 }
