@@ -7,7 +7,7 @@ import { describe } from '../util/describe.js'
 import { refuseTc39 } from '../util/legacy-decorator.js'
 import { hasMethod } from '../util/has-method.js'
 
-export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files' | 'host'
+export type ParamKind = 'param' | 'query' | 'body' | 'headers' | 'req' | 'res' | 'ip' | 'custom' | 'rawBody' | 'file' | 'files' | 'host' | 'cookies' | 'signedCookies' | 'session'
 
 export type PipeEntry = Type<PipeTransform> | PipeTransform
 
@@ -56,6 +56,10 @@ export function isPipe (value: unknown): value is PipeEntry {
 // `@Param()`, `@Param('id')`, `@Param('id', ParseIntPipe)`, `@Param(ParseIntPipe)`.
 function pipeable (kind: ParamKind) {
   const name = `@${kind[0].toUpperCase()}${kind.slice(1)}()`
+  return pipeableAs(kind, name)
+}
+
+function pipeableAs (kind: ParamKind, name: string) {
   return (dataOrPipe?: string | PipeEntry, ...pipes: PipeEntry[]): ParameterDecorator => {
     let data: string | undefined
     // A name or nothing, the common cases, first: isPipe() reads a property of anything it is given.
@@ -63,7 +67,7 @@ function pipeable (kind: ParamKind) {
     else if (isPipe(dataOrPipe)) pipes = [dataOrPipe, ...pipes]
     else throw new ERR_INVALID_DECLARATION(`${name} takes a property name and pipes, given ${typeof dataOrPipe}.`)
     for (let i = 0; i < pipes.length; i++) {
-      if (!isPipe(pipes[i])) throw new ERR_INVALID_DECLARATION(`@${kind}(): every pipe needs a transform() method.`)
+      if (!isPipe(pipes[i])) throw new ERR_INVALID_DECLARATION(`${name}: every pipe needs a transform() method.`)
     }
     return paramDecorator(name, { kind, data, pipes })
   }
@@ -72,6 +76,18 @@ function pipeable (kind: ParamKind) {
 export const Param = pipeable('param')
 export const Query = pipeable('query')
 export const Body = pipeable('body')
+/** The request's cookies (all, or one by name), as @fastify/cookie parsed them. */
+export const Cookies = pipeableAs('cookies', '@Cookies()')
+/**
+ * The request's signed cookies whose signature verifies (all, or one by name), unsigned with
+ * @fastify/cookie's secret; a cookie whose signature does not verify is undefined (left out of all).
+ */
+export const SignedCookies = pipeableAs('signedCookies', '@SignedCookies()')
+
+/** The request's session, from @fastify/session or @fastify/secure-session. */
+export function Session (): ParameterDecorator {
+  return paramDecorator('@Session()', { kind: 'session', pipes: [] })
+}
 
 /** A request header by name (case-insensitive), or all headers. */
 export function Headers (name?: string): ParameterDecorator {

@@ -87,15 +87,15 @@ export const paramTypes: Record<number, { kind: ParamKind } | { unsupported: str
   4: { kind: 'query' },
   5: { kind: 'param' },
   6: { kind: 'headers' },
-  7: { unsupported: '@Session()', fix: 'read the session with @Req() (request.session, from @fastify/session or @fastify/secure-session)' },
+  7: { kind: 'session' },
   8: { unsupported: '@UploadedFile()', fix: 'use @UploadedFile() of fastify-decorator-plugin, which reads @fastify/multipart' },
   9: { unsupported: '@UploadedFiles()', fix: 'use @UploadedFiles() of fastify-decorator-plugin, which reads @fastify/multipart' },
   10: { kind: 'host' },
   11: { kind: 'ip' },
   12: { kind: 'rawBody' },
   13: { unsupported: '@Ack()', fix: 'it belongs to WebSocket gateways, which the plugin does not run' },
-  14: { unsupported: '@Cookies()', fix: 'read request.cookies (from @fastify/cookie) with @Req()' },
-  15: { unsupported: '@SignedCookies()', fix: 'read request.cookies (from @fastify/cookie) with @Req() and reply.unsignCookie()' }
+  14: { kind: 'cookies' },
+  15: { kind: 'signedCookies' }
 }
 
 /** NestJS's VERSION_NEUTRAL is a symbol of its own; it is told by its description. */

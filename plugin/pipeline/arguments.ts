@@ -11,7 +11,7 @@ import { hostParamsReader, type Host } from '../decorators/host.js'
 
 export type Extractor = (request: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
 
-const pipeableKinds = new Set(['param', 'query', 'body', 'custom', 'rawBody', 'file', 'files'])
+const pipeableKinds = new Set(['param', 'query', 'body', 'custom', 'rawBody', 'file', 'files', 'cookies', 'signedCookies'])
 
 // What needs no data of its own is one function shared by every route.
 const wholeObject: Partial<Record<ParamDefinition['kind'], Extractor>> = {
@@ -22,7 +22,16 @@ const wholeObject: Partial<Record<ParamDefinition['kind'], Extractor>> = {
   req: (req) => req,
   res: (req, reply) => reply,
   ip: (req) => req.ip,
-  rawBody: (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody
+  rawBody: (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody,
+  cookies: (req) => (req as CookieRequest).cookies,
+  signedCookies: (req) => signedCookies(req as CookieRequest),
+  session: (req) => (req as FastifyRequest & { session?: unknown }).session
+}
+
+// What @fastify/cookie adds to the request; the router checks it is registered.
+interface CookieRequest extends FastifyRequest {
+  cookies: Record<string, string | undefined>
+  unsignCookie: (value: string) => { valid: boolean, value: string | null }
 }
 
 function extractor (param: ParamDefinition, hosts: Host[]): Extractor {
@@ -34,6 +43,8 @@ function extractor (param: ParamDefinition, hosts: Host[]): Extractor {
     case 'headers': return data === undefined ? wholeObject[kind]! : keyedExtractor(kind, data)
     case 'file':
     case 'files': return uploadExtractor(param)
+    case 'cookies': return data === undefined ? wholeObject.cookies! : (req) => ownProperty((req as CookieRequest).cookies, data)
+    case 'signedCookies': return data === undefined ? wholeObject.signedCookies! : (req) => signedCookie(req as CookieRequest, data)
     case 'host': return hostExtractor(hostParamsReader(hosts), data)
     case 'custom': return customExtractor(param.factory!, data)
     default: return wholeObject[kind]!
@@ -55,6 +66,25 @@ function hostExtractor (read: (req: FastifyRequest) => Record<string, string>, d
 
 function customExtractor (factory: NonNullable<ParamDefinition['factory']>, data: unknown): Extractor {
   return (req, reply, ctx) => factory(data, ctx!)
+}
+
+// A signed cookie's value when its signature verifies, else undefined, as NestJS gives it.
+function signedCookie (req: CookieRequest, name: string): string | undefined {
+  const value = ownProperty(req.cookies, name) as string | undefined
+  if (value === undefined) return undefined
+  const unsigned = req.unsignCookie(value)
+  return unsigned.valid ? unsigned.value ?? undefined : undefined
+}
+
+function signedCookies (req: CookieRequest): Record<string, string> {
+  const verified: Record<string, string> = Object.create(null)
+  // null when @fastify/cookie was told not to parse on a hook ({ hook: false }).
+  if (req.cookies === null || req.cookies === undefined) return verified
+  for (const name of Object.keys(req.cookies)) {
+    const value = signedCookie(req, name)
+    if (value !== undefined) verified[name] = value
+  }
+  return verified
 }
 
 function ownProperty (body: unknown, key: string): unknown {

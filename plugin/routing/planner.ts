@@ -3,7 +3,7 @@ import type { ExceptionFilter, PipeTransform, PrefixTrailingSlash, Type } from '
 import type { Binding, Container } from '../di/container.js'
 import type { ModuleNode } from '../di/scanner.js'
 import type { EnhancerRef, EnhancerRefLists, EnhancerRefs } from '../di/enhancer-ref.js'
-import type { ParamDefinition } from '../decorators/params.js'
+import type { ParamDefinition, ParamKind } from '../decorators/params.js'
 import type { Versioning } from '../versioning/versioning.js'
 import type { ControllerScan, HandlerScan } from './controller-scan.js'
 import type { ControllerDefinition } from '../decorators/controller.js'
@@ -35,6 +35,8 @@ export interface RoutePlan {
   rawBody: boolean
   /** Takes @UploadedFile(s): needs @fastify/multipart in its context. */
   uploads: boolean
+  /** The request decorators of other plugins its parameters read (@Cookies: cookies, @Session: session). */
+  reads: ParamKind[]
   /** Has interceptors: next.handle() is an Observable too when rxjs is installed. */
   intercepted: boolean
   options: PlannedOptions
@@ -105,6 +107,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   let dtoParams: DtoParam[] = noEntries
   let uploads = false
   let rawBody = false
+  let reads: ParamKind[] = noEntries
   for (let i = 0; i < params.length; i++) {
     const param = params[i]
     const ownPipes = refs.of<PipeTransform>(param.pipes, module)
@@ -116,6 +119,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     }
     uploads ||= isUpload(param)
     rawBody ||= param.kind === 'rawBody'
+    if (param.kind === 'cookies' || param.kind === 'signedCookies' || param.kind === 'session') reads = reads === noEntries ? [param.kind] : [...reads, param.kind]
   }
   // A handler's own host constraint is more specific than its controller's.
   const ownHost = options.constraints?.host !== undefined
@@ -159,7 +163,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
       const slashes = slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)
       for (let i = 0; i < slashes.length; i++) {
         const ending = slashes[i] ? '/' : ''
-        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, version: variant.version, slash: slashes[i], constraints, render, rawBody, uploads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
+        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, version: variant.version, slash: slashes[i], constraints, render, rawBody, uploads, reads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
       }
     }
   }

@@ -6,6 +6,7 @@ import { createErrorHandler } from '../pipeline/exception-handler.js'
 import { addHooks } from './hooks.js'
 import { installRawBodyParsers } from './raw-body.js'
 import { checkMultipart } from '../decorators/uploads.js'
+import { checkRequestPlugins } from './request-plugins.js'
 
 /** Each module's and each controller's encapsulated Fastify context, as registration creates them. */
 export type Contexts = Map<ModuleNode | Binding, FastifyInstance>
@@ -31,6 +32,7 @@ const controllerContext = named(async function controllerContext (instance: Fast
   addHooks(instance, plan.binding, ctx.container)
   const uploads = plan.routes.find((route) => route.uploads)
   if (uploads) checkMultipart(instance, uploads.owner, plan.module.name)
+  checkRequestPlugins(instance, plan)
   // Routes that take @RawBody() live in a child context whose JSON and text parsers keep the bytes.
   let rawContext: FastifyInstance | undefined
   if (plan.routes.some((route) => route.rawBody)) {

@@ -418,14 +418,14 @@ test('metadata set by @nestjs/common\'s SetMetadata reads through the plugin\'s 
 
 test('a NestJS declaration the plugin cannot run fails registration, naming the class, the member and the fix', async () => {
   @nest.Controller('s')
-  class SessionController { @nest.Get() get (@nest.Session() session: unknown) { return session } }
-  @nest.Module({ controllers: [SessionController] })
-  class SessionModule {}
-  const session = await registrationError({ module: SessionModule })
-  assert.equal(session.code, 'FDP_ERR_NEST_UNSUPPORTED')
-  assert.match(session.message, /SessionController\.get: parameter 0 takes @Session\(\).*read the session with @Req\(\)/)
+  class NextController { @nest.Get() get (@nest.Next() next: unknown) { return next } }
+  @nest.Module({ controllers: [NextController] })
+  class NextModule {}
+  const next = await registrationError({ module: NextModule })
+  assert.equal(next.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(next.message, /NextController\.get: parameter 0 takes @Next\(\).*Fastify handlers take no next\(\)/)
   // Nothing of a class that failed is kept as read: the next registration fails the same way.
-  assert.equal((await registrationError({ module: SessionModule })).message, session.message)
+  assert.equal((await registrationError({ module: NextModule })).message, next.message)
 
   @nest.Controller('search')
   class SearchController { @nest.Search() find () { return [] } }
@@ -600,4 +600,25 @@ test('metadata written between two registrations (decorators applied late: a rou
   assert.deepEqual([extra.statusCode, extra.body], [202, 'extra'])
   // The first application keeps what it registered.
   assert.equal((await first.inject('/late')).statusCode, 200)
+})
+
+test('NestJS\'s @Cookies(), @SignedCookies() and @Session() read @fastify/cookie\'s and the session plugin\'s values', async (t) => {
+  const secret = 'a secret of at least thirty-two characters'
+  @nest.Controller('me')
+  class MeController {
+    @nest.Get() get (@nest.Cookies('theme') theme: string, @nest.SignedCookies() signed: Record<string, string>, @nest.Session() session: { get: (key: string) => unknown }) {
+      return { theme, signed: { ...signed }, visits: session.get('visits') ?? 0 }
+    }
+  }
+  @nest.Module({ controllers: [MeController] })
+  class MeModule {}
+  const app = await build(t, MeModule, {}, async (app) => {
+    await app.register((await import('@fastify/cookie')).default, { secret })
+    await app.register((await import('@fastify/session')).default, { secret, cookie: { secure: false } })
+  })
+  const uid = app.signCookie('7')
+  assert.deepEqual((await app.inject({ url: '/me', headers: { cookie: `theme=dark; uid=${uid}` } })).json(), { theme: 'dark', signed: { uid: '7' }, visits: 0 })
+  const error = await registrationError({ module: MeModule })
+  assert.equal(error.code, 'FDP_ERR_MISSING_PEER')
+  assert.match(error.message, /MeController\.get takes @Session\(\), which reads request\.session from @fastify\/session or @fastify\/secure-session/)
 })

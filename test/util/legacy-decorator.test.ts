@@ -8,7 +8,7 @@ import { controllerDefinition, routeDefinitions } from '../../plugin/decorators/
 
 const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,
-  Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, createParamDecorator, HttpCode, Header, Redirect, Render, SerializeOptions,
+  Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, Cookies, SignedCookies, Session, createParamDecorator, HttpCode, Header, Redirect, Render, SerializeOptions,
   UseGuards, UsePipes, UseInterceptors, UseFilters, Catch, SetMetadata, Reflector, Version, RouteSchema, RouteConfig,
   RouteConstraints, Hook, UploadedFile, UploadedFiles, HostParam
 } = api
@@ -46,6 +46,9 @@ const decorators: Record<string, Array<[Function, object]>> = {
   Ip: [[Ip(), fieldContext]],
   HostParam: [[HostParam('tenant'), fieldContext]],
   RawBody: [[RawBody(), fieldContext]],
+  Cookies: [[Cookies('theme'), fieldContext]],
+  SignedCookies: [[SignedCookies(), fieldContext]],
+  Session: [[Session(), fieldContext]],
   HttpCode: [[HttpCode(204), methodContext]],
   Header: [[Header('x-a', 'b'), methodContext]],
   Redirect: [[Redirect('/'), methodContext]],
