@@ -67,6 +67,6 @@ export type {
   UploadedFileInfo, UploadedFileOptions, ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions,
   VersionValue
 } from '../types/index.js'
-export type { FastifyPlugin, GlobalPrefixOptions, HttpAdapter, INestApplication, INestApplicationContext, NestApplicationOptions, NestFastifyApplication } from '../types/application.js'
+export type { BodyParser, BodyParserOptions, FastifyPlugin, GlobalPrefixOptions, HttpAdapter, INestApplication, INestApplicationContext, NestApplicationOptions, NestFastifyApplication } from '../types/application.js'
 export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule, RouteInfo } from '../types/middleware.js'
 export type { LoggerService, LogLevel } from '../types/logger.js'

@@ -60,6 +60,9 @@ function validateOptions (options: DecoratorPluginOptions): void {
   if (options.overrides !== undefined && !Array.isArray(options.overrides)) {
     throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "overrides" must be an array of providers, given ${describe(options.overrides)}.`)
   }
+  if (options.rawBody !== undefined && typeof options.rawBody !== 'boolean') {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "rawBody" must be true or false, given ${describe(options.rawBody)}.`)
+  }
   shutdownSignalsOf(options.shutdownSignals)
 }
 
@@ -88,6 +91,7 @@ function routerContext (app: FastifyInstance, options: DecoratorPluginOptions, c
     allMethods: app.supportedMethods.filter((method) => method !== 'CONNECT'),
     hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
     dto: new DtoSchemas(app.log, (id) => app.getSchema(id) !== undefined),
+    rawBody: options.rawBody === true,
     globals
   }
 }

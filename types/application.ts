@@ -1,6 +1,6 @@
 // The application object of NestJS's API (`INestApplication`), as the testing entry's
 // `createNestApplication()` gives it, so NestJS specs and bootstrap code type-check unchanged.
-import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
+import type { FastifyInstance, FastifyRequest, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type { LoggerService, LogLevel } from './logger.js'
 import type {
   CanActivate, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
@@ -26,7 +26,18 @@ export interface NestApplicationOptions {
   bufferLogs?: boolean
   /** `enableCors()`: true, or @fastify/cors's options. */
   cors?: boolean | Record<string, unknown>
+  /** Keep the bytes of JSON and form bodies as `request.rawBody` (a Buffer), as NestJS does. */
+  rawBody?: boolean
 }
+
+/** `useBodyParser(type, options)`: Fastify's content-type parser options, without `parseAs`. */
+export interface BodyParserOptions {
+  /** The largest body accepted, in bytes; Fastify's 413 above it. */
+  bodyLimit?: number
+}
+
+/** A body parser given to `useBodyParser()`, as Fastify takes them: calling `done`, or async (resolving to the body). */
+export type BodyParser = (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => unknown
 
 /** The part of NestJS's HTTP adapter that applications and specs use. */
 export interface HttpAdapter<TInstance = FastifyInstance> {
@@ -97,4 +108,6 @@ export interface NestFastifyApplication<TInstance extends FastifyInstance = Fast
   register<Options extends FastifyPluginOptions = any>(plugin: FastifyPlugin<Options>, options?: FastifyRegisterOptions<Options>): Promise<this>
   /** Options for @fastify/view (`{ engine: { ejs }, templates }`), for `@Render` routes. */
   setViewEngine(options: Record<string, unknown>): this
+  /** A parser for `type` with its own `bodyLimit` (and `request.rawBody` with `rawBody: true`). */
+  useBodyParser(type: string | string[] | RegExp, options?: BodyParserOptions, parser?: BodyParser): this
 }

@@ -287,6 +287,11 @@ export interface DecoratorPluginOptions {
   globalFilters?: Array<EnhancerEntry<ExceptionFilter>>
   /** Options for @fastify/view, registered for @Render routes. */
   view?: Record<string, unknown>
+  /**
+   * Keep the bytes of every controller route's JSON, text and form bodies as `request.rawBody`
+   * (a Buffer), parsed once: NestJS's `rawBody: true`. Plain routes of the app are not changed.
+   */
+  rawBody?: boolean
   /** Providers that replace those of the same token anywhere in the graph. */
   overrides?: Provider[]
   /**

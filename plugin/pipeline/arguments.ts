@@ -23,14 +23,14 @@ const wholeObject: Partial<Record<ParamDefinition['kind'], Extractor>> = {
   res: (req, reply) => reply,
   ip: (req) => req.ip,
   rawBody: (req) => (req as FastifyRequest & { rawBody?: Buffer }).rawBody,
-  cookies: (req) => (req as CookieRequest).cookies,
-  signedCookies: (req) => signedCookies(req as CookieRequest),
+  cookies: (req) => (req as unknown as CookieRequest).cookies,
+  signedCookies: (req) => signedCookies(req as unknown as CookieRequest),
   session: (req) => (req as FastifyRequest & { session?: unknown }).session
 }
 
 // What @fastify/cookie adds to the request; the router checks it is registered.
-interface CookieRequest extends FastifyRequest {
-  cookies: Record<string, string | undefined>
+interface CookieRequest {
+  cookies: Record<string, string | undefined> | null
   unsignCookie: (value: string) => { valid: boolean, value: string | null }
 }
 
@@ -43,8 +43,8 @@ function extractor (param: ParamDefinition, hosts: Host[]): Extractor {
     case 'headers': return data === undefined ? wholeObject[kind]! : keyedExtractor(kind, data)
     case 'file':
     case 'files': return uploadExtractor(param)
-    case 'cookies': return data === undefined ? wholeObject.cookies! : (req) => ownProperty((req as CookieRequest).cookies, data)
-    case 'signedCookies': return data === undefined ? wholeObject.signedCookies! : (req) => signedCookie(req as CookieRequest, data)
+    case 'cookies': return data === undefined ? wholeObject.cookies! : (req) => ownProperty((req as unknown as CookieRequest).cookies, data)
+    case 'signedCookies': return data === undefined ? wholeObject.signedCookies! : (req) => signedCookie(req as unknown as CookieRequest, data)
     case 'host': return hostExtractor(hostParamsReader(hosts), data)
     case 'custom': return customExtractor(param.factory!, data)
     default: return wholeObject[kind]!
@@ -79,7 +79,7 @@ function signedCookie (req: CookieRequest, name: string): string | undefined {
 function signedCookies (req: CookieRequest): Record<string, string> {
   const verified: Record<string, string> = Object.create(null)
   // null when @fastify/cookie was told not to parse on a hook ({ hook: false }).
-  if (req.cookies === null || req.cookies === undefined) return verified
+  if (req.cookies === null) return verified
   for (const name of Object.keys(req.cookies)) {
     const value = signedCookie(req, name)
     if (value !== undefined) verified[name] = value

@@ -71,6 +71,8 @@ export interface RouterContext {
   hasConstraintStrategy: (name: string) => boolean
   /** The application's DTOs compiled to JSON schemas. */
   dto: DtoSchemas
+  /** The `rawBody` option: every controller context keeps the bytes of the bodies it parses. */
+  rawBody: boolean
 }
 
 /**

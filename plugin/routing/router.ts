@@ -33,9 +33,13 @@ const controllerContext = named(async function controllerContext (instance: Fast
   const uploads = plan.routes.find((route) => route.uploads)
   if (uploads) checkMultipart(instance, uploads.owner, plan.module.name)
   checkRequestPlugins(instance, plan)
-  // Routes that take @RawBody() live in a child context whose JSON and text parsers keep the bytes.
+  // With the rawBody option every route keeps the bytes; otherwise routes that take @RawBody() live
+  // in a child context whose JSON and text parsers keep them.
   let rawContext: FastifyInstance | undefined
-  if (plan.routes.some((route) => route.rawBody)) {
+  if (ctx.rawBody) {
+    installRawBodyParsers(instance, true)
+    rawContext = instance
+  } else if (plan.routes.some((route) => route.rawBody)) {
     await instance.register(named(async function rawBodyContext (child) {
       installRawBodyParsers(child)
       rawContext = child

@@ -4,7 +4,7 @@ import type {
   CanActivate, Container as PublicContainer, ContextId, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken,
   InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
-import type { FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
+import type { BodyParser, BodyParserOptions, FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../common/fastify-adapter.js'
@@ -14,6 +14,7 @@ import { describe } from '../util/describe.js'
 import { shutdownSignalsOf } from '../extras/shutdown-signals.js'
 import { getIn, resolveIn } from './lookup.js'
 import { loadCors } from './cors.js'
+import { addBodyParser, urlencoded } from '../routing/raw-body.js'
 
 /** What an application needs from the compiled module it serves. */
 export interface ApplicationSource {
@@ -55,6 +56,8 @@ export class TestingApplication implements NestFastifyApplication {
   readonly #options: Options = { globalGuards: [], globalPipes: [], globalInterceptors: [], globalFilters: [] }
   #flushOnUseLogger = false
   #cors: { plugin: FastifyPluginCallback<any>, options: Record<string, unknown> } | undefined
+  readonly #rawBody: boolean
+  readonly #bodyParsers: Array<{ type: string | RegExp, bodyLimit?: number, parser?: BodyParser }> = []
   #starting: Promise<void> | undefined
   #started = false
   #closing: Promise<void> | undefined
@@ -65,6 +68,7 @@ export class TestingApplication implements NestFastifyApplication {
     this.#adapter = adapter
     this.#fastify = adapter.getInstance()
     if (options.cors !== undefined && options.cors !== false) this.enableCors(options.cors === true ? {} : options.cors)
+    this.#rawBody = options.rawBody === true
     if (options.logger !== undefined) Logger.overrideLogger(options.logger)
     // Lines are held back until useLogger() or flushLogs(), as NestJS does.
     if (options.bufferLogs === true) {
@@ -82,6 +86,7 @@ export class TestingApplication implements NestFastifyApplication {
   async #start (): Promise<void> {
     // Before the plugin, so that its onRequest hook answers preflights for every route.
     if (this.#cors) await this.#fastify.register(this.#cors.plugin, this.#cors.options)
+    this.#addBodyParsers()
     await this.#fastify.register(decoratorPlugin, { ...this.#source.pluginOptions(), ...this.#options })
     await this.#fastify.ready()
     this.#started = true
@@ -192,6 +197,27 @@ export class TestingApplication implements NestFastifyApplication {
     return this
   }
 
+  /**
+   * NestJS's `useBodyParser(type, options?, parser?)`: a parser for `type` with its own
+   * `bodyLimit` (Fastify's 413 above it), keeping `request.rawBody` when the application was
+   * created with `rawBody: true`; the one the application would have added for that type is not.
+   */
+  useBodyParser (type: string | string[] | RegExp, options: BodyParserOptions = {}, parser?: BodyParser): this {
+    this.#unstarted('useBodyParser()')
+    const types = Array.isArray(type) ? type : [type]
+    if (types.length === 0 || types.some((one) => typeof one !== 'string' && !(one instanceof RegExp))) {
+      throw new ERR_INVALID_OPTIONS(`useBodyParser(type, options?, parser?) takes a content type (a string, a list of them or a RegExp), given ${describe(type)}.`)
+    }
+    if (options === null || typeof options !== 'object' || (options.bodyLimit !== undefined && !(Number.isInteger(options.bodyLimit) && options.bodyLimit > 0))) {
+      throw new ERR_INVALID_OPTIONS(`useBodyParser(type, options?, parser?): options are Fastify's content-type parser options such as { bodyLimit: 1048576 } (a positive integer of bytes), given ${describe(options)}.`)
+    }
+    if (parser !== undefined && typeof parser !== 'function') {
+      throw new ERR_INVALID_OPTIONS(`useBodyParser(type, options?, parser?): parser is a function (request, body, done) or async (request, body), given ${describe(parser)}.`)
+    }
+    for (const one of types) this.#bodyParsers.push({ type: one, bodyLimit: options.bodyLimit, parser })
+    return this
+  }
+
   setViewEngine (options: Record<string, unknown>): this {
     this.#unstarted('setViewEngine()')
     if (options === null || typeof options !== 'object') {
@@ -199,6 +225,19 @@ export class TestingApplication implements NestFastifyApplication {
     }
     this.#options.view = options
     return this
+  }
+
+  // On the application's instance, as NestJS adds them: those of useBodyParser(), then with
+  // rawBody the JSON and form parsers it keeps the bytes of, for the types not given one.
+  #addBodyParsers (): void {
+    const rawBody = this.#rawBody
+    for (const { type, bodyLimit, parser } of this.#bodyParsers) addBodyParser(this.#fastify, type, { rawBody, bodyLimit, parser })
+    if (!rawBody) return
+    for (const type of ['application/json', urlencoded]) {
+      if (!this.#bodyParsers.some((added) => typeof added.type === 'string' ? added.type.trim().toLowerCase() === type : added.type.test(type))) {
+        addBodyParser(this.#fastify, type, { rawBody })
+      }
+    }
   }
 
   /** Closes the Fastify instance: every onModuleDestroy runs. */

@@ -140,7 +140,7 @@ function isModuleDefinition (value: unknown): boolean {
   return isPlainObject(value) ? typeof value.module === 'function' : typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 }
 
-const applicationKeys = new Set(['logger', 'bufferLogs', 'cors'])
+const applicationKeys = new Set(['logger', 'bufferLogs', 'cors', 'rawBody'])
 
 function isPlainObject (value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false
@@ -156,7 +156,7 @@ function applicationOptions (options: unknown): NestApplicationOptions {
   }
   const unknown = Object.keys(options).filter((key) => !applicationKeys.has(key))
   if (unknown.length > 0) {
-    throw new ERR_INVALID_OPTIONS(`createNestApplication(adapter, options): ${unknown.map((key) => `"${key}"`).join(', ')} is not supported (logger, bufferLogs and cors are). Pass Fastify's server options to new FastifyAdapter() instead.`)
+    throw new ERR_INVALID_OPTIONS(`createNestApplication(adapter, options): ${unknown.map((key) => `"${key}"`).join(', ')} is not supported (logger, bufferLogs, cors and rawBody are). Pass Fastify's server options to new FastifyAdapter() instead.`)
   }
   return options
 }

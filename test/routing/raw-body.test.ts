@@ -146,3 +146,66 @@ test('a handler taking @Res() beside a piped @RawBody() is called and answers', 
   assert.equal(res.statusCode, 200)
   assert.deepEqual(res.json(), { length: 7 })
 })
+
+@Controller('echo')
+class EchoController {
+  @Post() echo (@Body() body: unknown, @Req() req: RawRequest) {
+    return { body: { ...(body as object) }, raw: req.rawBody?.toString('utf8') ?? null }
+  }
+}
+
+@Module({ controllers: [EchoController] })
+class EchoModule {}
+
+const form = (payload: string) => ({ method: 'POST' as const, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload })
+
+test('the rawBody option keeps the bytes of every controller route\'s JSON, text and form bodies, parsed once', async (t) => {
+  const app = await build(t, EchoModule, { rawBody: true }, (app) => {
+    app.post('/plain', async (request) => ({ rawBody: (request as RawRequest).rawBody === undefined ? 'none' : 'set' }))
+  })
+  assert.deepEqual((await app.inject({ ...json('{"a": 1}'), url: '/echo' })).json(), { body: { a: 1 }, raw: '{"a": 1}' })
+  assert.deepEqual((await app.inject({ ...form('a=1&b=x%20y&a=2'), url: '/echo' })).json(), { body: { a: ['1', '2'], b: 'x y' }, raw: 'a=1&b=x%20y&a=2' })
+  // A form's "__proto__" key is refused as a JSON body's is.
+  const poisoned = await app.inject({ ...form('__proto__=1'), url: '/echo' })
+  assert.equal(poisoned.statusCode, 400)
+  assert.deepEqual(poisoned.json(), { statusCode: 400, message: 'Object contains forbidden prototype property', error: 'Bad Request' })
+  // The app's own routes keep Fastify's parsers: no rawBody, and no form parser.
+  assert.deepEqual((await app.inject({ ...json('{}'), url: '/plain' })).json(), { rawBody: 'none' })
+  assert.equal((await app.inject({ ...form('a=1'), url: '/plain' })).statusCode, 415)
+})
+
+test('with the rawBody option, a body over the limit gets Fastify\'s 413 and the server keeps serving', async (t) => {
+  const app = Fastify({ bodyLimit: 16 })
+  t.after(() => app.close())
+  await app.register(decoratorPlugin, { module: EchoModule, rawBody: true })
+  const tooLarge = await app.inject({ ...json(JSON.stringify({ text: 'x'.repeat(32) })), url: '/echo' })
+  assert.equal(tooLarge.statusCode, 413)
+  assert.equal(tooLarge.json().code, 'FST_ERR_CTP_BODY_TOO_LARGE')
+  assert.equal((await app.inject({ ...form('a=1'.padEnd(20, '1')), url: '/echo' })).statusCode, 413)
+  assert.deepEqual((await app.inject({ ...json('{"a":1}'), url: '/echo' })).json(), { body: { a: 1 }, raw: '{"a":1}' })
+})
+
+test('with the rawBody option, a form parser the app registered is kept', async (t) => {
+  const app = await build(t, EchoModule, { rawBody: true }, (app) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => done(null, { own: body }))
+  })
+  assert.deepEqual((await app.inject({ ...form('a=1'), url: '/echo' })).json(), { body: { own: 'a=1' }, raw: null })
+})
+
+test('the rawBody option must be a boolean', async () => {
+  await assert.rejects(async () => {
+    const app = Fastify()
+    await app.register(decoratorPlugin, { module: EchoModule, rawBody: 'yes' as any })
+  }, { code: 'FDP_ERR_INVALID_OPTIONS', message: 'decoratorPlugin option "rawBody" must be true or false, given string "yes".' })
+})
+
+test('with the rawBody option, a form\'s "__proto__" key follows the app\'s onProtoPoisoning', async (t) => {
+  for (const [onProtoPoisoning, expected] of [['remove', { a: '1' }], ['ignore', { a: '1', ['__proto__']: '2' }]] as const) {
+    const app = Fastify({ onProtoPoisoning })
+    t.after(() => app.close())
+    await app.register(decoratorPlugin, { module: EchoModule, rawBody: true })
+    const res = await app.inject({ ...form('a=1&__proto__=2'), url: '/echo' })
+    assert.equal(res.statusCode, 201)
+    assert.deepEqual(res.json().body, expected)
+  }
+})

@@ -6,8 +6,9 @@ import Fastify from 'fastify'
 import cookie from '@fastify/cookie'
 import session from '@fastify/session'
 import secureSession from '@fastify/secure-session'
-import { Controller, Cookies, Get, Module, ParseIntPipe, Post, Session, SignedCookies, decoratorPlugin } from '../../plugin/index.js'
+import { Controller, Cookies, Get, Module, ParseIntPipe, Post, Session, SignedCookies } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 const secret = 'a secret of at least thirty-two characters'
 
@@ -51,15 +52,13 @@ test('@SignedCookies() gives the verified cookies unsigned; a forged or unsigned
 })
 
 test('without @fastify/cookie, registration fails naming it; with it but no secret, @SignedCookies() says so', async () => {
-  const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: PrefsModule }).ready(), (error: Error & { code?: string }) => {
-    assert.equal(error.code, 'FDP_ERR_MISSING_PEER')
-    assert.match(error.message, /^PrefsController\.all takes @Cookies\(\), which reads request\.cookies from @fastify\/cookie, but none is registered where its routes can see it\. Register it on the app before decoratorPlugin \(app\.register\(cookie\)\) or list it in PrefsModule's plugins/)
-    return true
-  })
+  const error = await registrationError({ module: PrefsModule })
+  assert.equal(error.code, 'FDP_ERR_MISSING_PEER')
+  assert.match(error.message, /^PrefsController\.all takes @Cookies\(\), which reads request\.cookies from @fastify\/cookie, but none is registered where its routes can see it\. Register it on the app before decoratorPlugin \(app\.register\(cookie\)\) or list it in PrefsModule's plugins/)
   const unsigned = Fastify()
   await unsigned.register(cookie)
-  await assert.rejects(unsigned.register(decoratorPlugin, { module: PrefsModule }).ready(), /PrefsController\.signed takes @SignedCookies\(\), which reads request\.unsignCookie from @fastify\/cookie with a secret/)
+  const signed = await registrationError({ module: PrefsModule }, unsigned)
+  assert.match(signed.message, /PrefsController\.signed takes @SignedCookies\(\), which reads request\.unsignCookie from @fastify\/cookie with a secret/)
 })
 
 test('a cookie plugin listed in the module\'s plugins is enough', async (t) => {
@@ -109,8 +108,7 @@ test('@Session() gives @fastify/secure-session\'s session too', async (t) => {
 })
 
 test('without a session plugin, registration fails naming both', async () => {
-  const app = Fastify()
-  await assert.rejects(app.register(decoratorPlugin, { module: CartModule }).ready(), /CartController\.add takes @Session\(\), which reads request\.session from @fastify\/session or @fastify\/secure-session, but none is registered/)
+  assert.match((await registrationError({ module: CartModule })).message, /CartController\.add takes @Session\(\), which reads request\.session from @fastify\/session or @fastify\/secure-session, but none is registered/)
 })
 
 test('global pipes run on @Cookies() and @SignedCookies() (type custom), not on @Session()', async (t) => {

@@ -321,9 +321,9 @@ test('bad arguments fail with FDP_ERR_INVALID_OPTIONS and say what to do', async
   class ExpressAdapter {}
   assert.throws(() => moduleRef.createNestApplication(new ExpressAdapter() as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /takes a FastifyAdapter, given/ })
   assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), 'logger' as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /options must be an object/ })
-  assert.throws(() => moduleRef.createNestApplication({ rawBody: true, logger: false } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /"rawBody" is not supported \(logger, bufferLogs and cors are\)/ })
-  // @ts-expect-error rawBody is not an option the testing application takes: the refusal is the point
-  assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
+  assert.throws(() => moduleRef.createNestApplication({ snapshot: true, logger: false } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /"snapshot" is not supported \(logger, bufferLogs, cors and rawBody are\)/ })
+  // @ts-expect-error snapshot is not an option the testing application takes: the refusal is the point
+  assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { snapshot: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
   const app = moduleRef.createNestApplication()
   assert.throws(() => app.setGlobalPrefix('api', { exclude: ['health'] } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /exclude/ })
   await app.close()

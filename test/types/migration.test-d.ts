@@ -68,8 +68,14 @@ export async function e2eSpec (): Promise<void> {
   const quiet: NestApplicationOptions = { logger: false, bufferLogs: true, cors: { origin: true } }
   moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), quiet).enableCors()
   moduleRef.createNestApplication({ logger: ['error', 'warn'], cors: true })
-  // @ts-expect-error: rawBody is not an application option here
-  moduleRef.createNestApplication(new FastifyAdapter(), { rawBody: true })
+  // NestJS's raw bodies and body parsers.
+  const raw = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { rawBody: true })
+  raw.useBodyParser('application/json', { bodyLimit: 1024 }).useBodyParser(['text/csv'], {}, async (request, body) => body.toString('utf8'))
+  raw.useBodyParser(/^application\/vnd\./, undefined, (request, body, done) => done(null, body))
+  // @ts-expect-error: bodyLimit is a number of bytes
+  raw.useBodyParser('application/json', { bodyLimit: '1mb' })
+  // @ts-expect-error: snapshot is not an application option here
+  moduleRef.createNestApplication(new FastifyAdapter(), { snapshot: true })
   // @ts-expect-error: logger takes a LoggerService, levels or false
   moduleRef.createNestApplication({ logger: 'verbose' })
   // @ts-expect-error: signals are listed in an array
