@@ -510,7 +510,7 @@ export class Container implements Lookups {
       const binding = adHoc?.get(module.controllers[i])
       if (binding !== undefined) controllers.push(binding)
     }
-    return { moduleClass: adHoc?.get(module.cls), providers: this.#declared.get(module) ?? new Map(), controllers }
+    return { moduleClass: adHoc?.get(module.cls), providers: this.#declared.get(module) ?? new Map(), controllers, inContext: (binding, contextId) => this.inContext(binding, contextId, true) }
   }
 
   readonly #moduleRefs = new Map<ModuleNode, ModuleReference>()
