@@ -50,6 +50,7 @@ const mainExports = [
   'Injectable',
   'InternalServerErrorException',
   'Ip',
+  'LazyModuleLoader',
   'Logger',
   'MetadataScanner',
   'MethodNotAllowedException',

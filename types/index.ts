@@ -132,6 +132,9 @@ export interface ModuleRefGetOptions {
   each?: boolean
 }
 
+/** `lazyModuleLoader.load(loaderFn, options)`: NestJS's options, accepted (the plugin logs nothing while loading). */
+export interface LazyModuleLoaderLoadOptions { logger?: boolean }
+
 /** `moduleRef.introspect(token)`: the provider's scope, with what it depends on counted (a singleton on a request-scoped provider is REQUEST). */
 export interface IntrospectionResult { scope: ScopeName }
 
