@@ -10,6 +10,7 @@ export { Module, Global } from './decorators/module.js'
 export { Injectable, Inject, Optional, Scope } from './decorators/injectable.js'
 export { forwardRef } from './decorators/forward-ref.js'
 export { ModuleRef } from './di/module-ref.js'
+export { LazyModuleLoader } from './di/lazy-module-loader.js'
 export { ApplicationConfig } from './di/application-config.js'
 export { DiscoveryModule, DiscoveryService } from './di/discovery.js'
 export { MetadataScanner } from './di/metadata-scanner.js'
@@ -59,7 +60,7 @@ export type {
   ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
   CustomDecorator, DecoratorPluginOptions, DiscoverableDecorator, DiscoveryOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
   ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
-  HttpExceptionOptions, InjectableOptions, InjectionToken, InstanceWrapper, ModuleImport, ModuleMetadata, ModulePlugin,
+  ContextInstance, HttpExceptionOptions, InjectableOptions, InjectionToken, InstanceWrapper, LazyModuleLoaderLoadOptions, ModuleImport, ModuleMetadata, ModulePlugin,
   ModuleRefGetOptions, ModuleWrapper, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
   OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
   Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, RequestUser,

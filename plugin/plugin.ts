@@ -199,7 +199,9 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
       addRequestContext(plans.flatMap((plan) => plan.routes))
       useAppLogger(root)
     }
-    await startLifecycle(app, root, container, lifecycleOrder(container, modules), options, internal)
+    // Modules loaded later (LazyModuleLoader) add theirs to the same list, for the stop hooks.
+    container.lifecycleTargets = lifecycleOrder(container.takeCreated(), modules)
+    await startLifecycle(app, root, container, container.lifecycleTargets, options, internal)
   }))
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', appContainer(container, container.graph.root))

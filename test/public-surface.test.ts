@@ -51,6 +51,7 @@ const mainExports = [
   'Injectable',
   'InternalServerErrorException',
   'Ip',
+  'LazyModuleLoader',
   'Logger',
   'MetadataScanner',
   'MethodNotAllowedException',

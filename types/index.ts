@@ -132,6 +132,9 @@ export interface ModuleRefGetOptions {
   each?: boolean
 }
 
+/** `lazyModuleLoader.load(loaderFn, options)`: NestJS's options, accepted (the plugin logs nothing while loading). */
+export interface LazyModuleLoaderLoadOptions { logger?: boolean }
+
 /** `moduleRef.introspect(token)`: the provider's scope, with what it depends on counted (a singleton on a request-scoped provider is REQUEST). */
 export interface IntrospectionResult { scope: ScopeName }
 
@@ -465,6 +468,21 @@ export interface InstanceWrapper<T = any> {
   readonly host: ModuleWrapper
   /** false when it is request-scoped or depends on something request-scoped: one instance per request. */
   isDependencyTreeStatic: () => boolean
+  /**
+   * Its instance for a context, as NestJS's wrapper keeps it (a singleton's for any context):
+   * a request-scoped or transient one is built on the first call, `instance` set once
+   * `donePromise` settles. Prefer `await moduleRef.resolve(token, contextId)`.
+   */
+  getInstanceByContextId: (contextId: ContextId, inquirerId?: string) => ContextInstance
+}
+
+/** One instance of a provider for a context, as `InstanceWrapper.getInstanceByContextId()` gives it. */
+export interface ContextInstance<T = any> {
+  instance: T
+  isResolved: boolean
+  isPending: boolean
+  /** Settles once the instance is built: with undefined, or with the error its build threw. */
+  donePromise: Promise<unknown>
 }
 
 /** A module as discovery and `ModulesContainer` show it, the way NestJS's `Module` does. */

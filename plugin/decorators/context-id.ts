@@ -27,9 +27,18 @@ export class ContextIdFactory {
   }
 }
 
+// Context ids made elsewhere (by @nestjs/core's ContextIdFactory, for a package resolving with
+// it such as @nestjs/event-emitter), each with a created context of the plugin's standing for it.
+const foreign = new WeakMap<object, CreatedContext>()
+
 /** The object a context's instances are kept on: the request for a request's context, else the context itself. */
 export function contextHolder (contextId: ContextId): object {
-  return (contextId as Partial<RequestContext>)[kContextRequest] ?? contextId
+  const request = (contextId as Partial<RequestContext>)[kContextRequest]
+  if (request !== undefined) return request
+  if ((contextId as Partial<CreatedContext>)[kCreatedContext] === true) return contextId
+  let own = foreign.get(contextId)
+  if (own === undefined) foreign.set(contextId, own = new CreatedContext())
+  return own
 }
 
 // What registerRequestByContextId() gave a created context to inject as REQUEST.

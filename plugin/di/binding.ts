@@ -2,7 +2,7 @@ import type { ModuleNode } from './scanner.js'
 import type { ProviderDefinition, Token } from './providers.js'
 import { tokenName } from '../util/describe.js'
 
-export type Builtin = 'request' | 'fastify' | 'reflector' | 'inquirer' | 'moduleRef' | 'applicationConfig' | 'discovery' | 'modulesContainer' | 'metadataScanner'
+export type Builtin = 'request' | 'fastify' | 'reflector' | 'inquirer' | 'moduleRef' | 'applicationConfig' | 'discovery' | 'modulesContainer' | 'metadataScanner' | 'lazyModuleLoader'
 
 /** One thing a binding injects: a constructor argument, or a property set once it is constructed. */
 export interface Dependency {

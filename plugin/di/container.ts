@@ -11,6 +11,8 @@ import { MetadataScanner } from './metadata-scanner.js'
 import { modulesView, type ModuleBindings, type ModulesContainer } from './modules-container.js'
 import { Reflector } from '../decorators/reflector.js'
 import { ApplicationConfig } from './application-config.js'
+import { ApplicationLazyLoader, type LazyHost } from './lazy-module-loader.js'
+import type { HookTarget } from './lifecycle.js'
 import { ContextIdFactory, contextHolder, requestOf } from '../decorators/context-id.js'
 import { FASTIFY, INQUIRER, REQUEST } from '../util/tokens.js'
 import { kBuiltinToken, kRequestScope } from '../util/symbols.js'
@@ -36,6 +38,8 @@ export interface ForeignMetadata {
   readClass: (cls: Function) => void
   /** Which classes @nestjs/core's discoverable decorators mark, when it is loaded. */
   discoverableKeys?: DiscoverableKeys
+  /** Reads what a module loaded at run time reaches; the aliases of the tokens found there. */
+  readModule?: (entry: unknown) => Promise<TokenAliases>
 }
 
 /** The Fastify context a binding's FASTIFY dependency gets: registration owns them. */
@@ -64,7 +68,7 @@ export interface ControllerUse {
 type ScopeHolder = object & { [kRequestScope]?: Map<Binding, Box | Promise<Box>> }
 type RequestWithScope = FastifyRequest & ScopeHolder
 
-export class Container implements Lookups {
+export class Container implements Lookups, LazyHost {
   readonly graph: ModuleGraph
   readonly reflector = new Reflector()
   /** What `ApplicationConfig` injects: the registration's options, read only. */
@@ -88,6 +92,10 @@ export class Container implements Lookups {
   #discovery: { modules: ModulesContainer, service?: DiscoveryService, scanner?: MetadataScanner } | undefined
 
   readonly #mocker: ((token: unknown) => unknown) | undefined
+  readonly #readModule: ForeignMetadata['readModule']
+  #lazyLoader: ApplicationLazyLoader | undefined
+  /** The instances of the lifecycle, in init order; modules loaded later add theirs. */
+  lifecycleTargets: HookTarget[] = []
 
   constructor (graph: ModuleGraph, overrides: Provider[] = [], seed?: (binding: Binding) => Box | undefined, foreign?: ForeignMetadata, mocker?: (token: unknown) => unknown) {
     this.#mocker = mocker
@@ -95,26 +103,36 @@ export class Container implements Lookups {
     this.#seed = seed
     this.#readClass = foreign?.readClass
     this.#discoverableKeys = foreign?.discoverableKeys
-    for (const [token, target] of foreign?.aliases ?? []) {
+    this.#readModule = foreign?.readModule
+    this.#addAliases(foreign?.aliases)
+    overrides.forEach((provider, i) => {
+      const definition = normalizeProvider(provider, `overrides[${i}]`)
+      this.#overrides.set(definition.token, definition)
+    })
+    this.#declare(graph.modules)
+  }
+
+  #addAliases (aliases: TokenAliases | undefined): void {
+    for (const [token, target] of aliases ?? []) {
+      if (this.#aliases.has(token)) continue
       if (typeof target !== 'object' || target === null) {
         this.#aliases.set(token, target)
         continue
       }
       // Said to depend on FASTIFY, as it holds this application's Fastify app: a later build of the
       // same graph (testing's) makes its own instead of reusing this one.
-      const binding = this.#binding(graph.root, { token, useFactory: () => target.useValue, inject: [FASTIFY], scope: 'DEFAULT' }, 'provider')
+      const binding = this.#binding(this.graph.root, { token, useFactory: () => target.useValue, inject: [FASTIFY], scope: 'DEFAULT' }, 'provider')
       this.#aliases.set(token, binding)
       this.#link(binding)
     }
-    overrides.forEach((provider, i) => {
-      const definition = normalizeProvider(provider, `overrides[${i}]`)
-      this.#overrides.set(definition.token, definition)
-    })
-    // Every provider is linked once all are declared. The bindings are listed as they are made
-    // (the order of #declared's maps) and walked with indexed loops (plugin/README.md).
+  }
+
+  // Binds the modules' providers, then links them once all are declared. The bindings are listed
+  // as they are made (the order of #declared's maps) and walked with indexed loops (plugin/README.md).
+  #declare (modules: ModuleNode[]): void {
     const start = this.#all.length
-    for (let m = 0; m < graph.modules.length; m++) {
-      const module = graph.modules[m]
+    for (let m = 0; m < modules.length; m++) {
+      const module = modules[m]
       const declared = new Map<Token, Binding>()
       module.providers.forEach((definition, token) => {
         declared.set(token, this.#binding(module, this.#override(token) ?? definition, 'provider'))
@@ -123,6 +141,44 @@ export class Container implements Lookups {
     }
     const all = this.#all
     for (let i = start; i < all.length; i++) this.#link(all[i])
+  }
+
+  /** Reads NestJS's metadata of what a module loaded at run time reaches, when the application reads NestJS's. */
+  async readForeign (entry: unknown): Promise<void> {
+    if (this.#readModule !== undefined) this.#addAliases(await this.#readModule(entry))
+  }
+
+  /**
+   * Binds modules loaded at run time (LazyModuleLoader): their providers and module classes,
+   * checked with the rest, then builds their singletons (what they import that is built is
+   * reused). If anything fails, nothing of them stays bound. Their instances, in creation order.
+   */
+  async addModules (modules: ModuleNode[]): Promise<Array<{ binding: Binding, instance: unknown }>> {
+    const start = this.#all.length
+    this.#finalized = false
+    this.#created = []
+    try {
+      this.#declare(modules)
+      const order = [...modules].sort((a, b) => b.distance - a.distance || a.order - b.order)
+      for (let i = 0; i < order.length; i++) {
+        this.moduleClass(order[i])
+        this.#rank.set(order[i], this.#rank.size)
+      }
+      this.finalize()
+      await this.instantiate()
+      return this.takeCreated()
+    } catch (error) {
+      this.#all.length = start
+      for (const module of modules) {
+        this.#declared.delete(module)
+        this.#adHoc.delete(module)
+        this.#rank.delete(module)
+        this.#moduleRefs.delete(module)
+      }
+      this.#created = undefined
+      this.#finalized = true
+      throw error
+    }
   }
 
   /**
@@ -417,6 +473,7 @@ export class Container implements Lookups {
       if (builtin === 'applicationConfig') return { value: this.applicationConfig }
       if (builtin === 'moduleRef') return { value: this.moduleRef(consumer.module) }
       if (builtin === 'inquirer') return { value: inquirer === undefined ? undefined : this.#inquirer(inquirer) }
+      if (builtin === 'lazyModuleLoader') return { value: this.lazyModuleLoader() }
       return { value: this.#discoveryValue(builtin) }
     }
     if (binding === undefined) return { value: undefined }
@@ -510,10 +567,15 @@ export class Container implements Lookups {
       const binding = adHoc?.get(module.controllers[i])
       if (binding !== undefined) controllers.push(binding)
     }
-    return { moduleClass: adHoc?.get(module.cls), providers: this.#declared.get(module) ?? new Map(), controllers }
+    return { moduleClass: adHoc?.get(module.cls), providers: this.#declared.get(module) ?? new Map(), controllers, inContext: (binding, contextId) => this.inContext(binding, contextId, true) }
   }
 
   readonly #moduleRefs = new Map<ModuleNode, ModuleReference>()
+
+  /** The application's LazyModuleLoader, made when first asked for. */
+  lazyModuleLoader (): ApplicationLazyLoader {
+    return (this.#lazyLoader ??= new ApplicationLazyLoader(this))
+  }
 
   /** The ModuleRef `module`'s classes are given. */
   moduleRef (module: ModuleNode): ModuleReference {
@@ -528,6 +590,7 @@ export class Container implements Lookups {
     if (builtin === 'reflector') return { value: this.reflector }
     if (builtin === 'moduleRef') return { value: this.moduleRef(module) }
     if (builtin === 'applicationConfig') return { value: this.applicationConfig }
+    if (builtin === 'lazyModuleLoader') return { value: this.lazyModuleLoader() }
     if (builtin === 'discovery' || builtin === 'modulesContainer' || builtin === 'metadataScanner') return { value: this.#discoveryValue(builtin) }
     return strict ? this.#own(module, token) : this.#visible(module, token) ?? this.#find(token)
   }

@@ -1,20 +1,19 @@
-import type { Binding, Container } from './container.js'
 import type { ModuleNode } from './scanner.js'
-import { bindingName } from './container.js'
+import { bindingName, type Binding } from './binding.js'
 import { ERR_LIFECYCLE_HOOK } from '../util/errors.js'
 
-interface HookTarget { instance: any, name: string }
+export interface HookTarget { instance: any, name: string }
 
 /**
  * Instances in init order: modules deepest first; inside a module its providers in
  * dependency order, then its controllers, then the module class.
  */
-export function lifecycleOrder (container: Container, modules: ModuleNode[]): HookTarget[] {
+export function lifecycleOrder (created: Array<{ binding: Binding, instance: unknown }>, modules: ModuleNode[]): HookTarget[] {
   const seen = new Set<unknown>()
   const order: HookTarget[] = []
   // Each module's instances, in creation order: one pass over them all, whatever the number of modules.
   const byModule = new Map<ModuleNode, Array<{ binding: Binding, instance: unknown }>>()
-  for (const entry of container.takeCreated()) {
+  for (const entry of created) {
     const list = byModule.get(entry.binding.module)
     if (list === undefined) byModule.set(entry.binding.module, [entry])
     else list.push(entry)

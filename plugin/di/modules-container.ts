@@ -1,4 +1,4 @@
-import type { InjectionToken, InstanceWrapper, ModuleWrapper, Type } from '../../types/index.js'
+import type { ContextId, ContextInstance, InjectionToken, InstanceWrapper, ModuleWrapper, Type } from '../../types/index.js'
 import type { ModuleNode } from './scanner.js'
 import type { Binding } from './binding.js'
 import { kBuiltinToken } from '../util/symbols.js'
@@ -8,6 +8,8 @@ export interface ModuleBindings {
   moduleClass: Binding | undefined
   providers: ReadonlyMap<InjectionToken, Binding>
   controllers: readonly Binding[]
+  /** A request-scoped or transient instance for a context, built once for it. */
+  inContext: (binding: Binding, contextId: ContextId) => Promise<unknown>
 }
 
 const kBinding = Symbol('fdp.binding')
@@ -22,11 +24,14 @@ export function bindingOf (wrapper: InstanceWrapper): Binding | undefined {
 class BindingWrapper implements InstanceWrapper {
   readonly [kBinding]: Binding
   readonly host: ModuleWrapper
+  readonly #inContext: ModuleBindings['inContext']
   #unbuilt: object | undefined
+  #contexts: WeakMap<ContextId, ContextInstance> | undefined
 
-  constructor (binding: Binding, host: ModuleWrapper) {
+  constructor (binding: Binding, host: ModuleWrapper, inContext: ModuleBindings['inContext']) {
     this[kBinding] = binding
     this.host = host
+    this.#inContext = inContext
   }
 
   get name (): string | symbol {
@@ -62,6 +67,38 @@ class BindingWrapper implements InstanceWrapper {
   get isTransient (): boolean { return this[kBinding].transient }
   get scope (): 0 | 1 | 2 { return scopeNumbers[this[kBinding].definition.scope] }
   isDependencyTreeStatic (): boolean { return !this[kBinding].perRequest }
+
+  /**
+   * Its instance for a context (a singleton's for every context), as NestJS's wrapper keeps one:
+   * building starts on the first call; `donePromise` settles once it is built (with the error, if
+   * it failed) and `instance` is set then. What NestJS's injector reads of a wrapper it is given,
+   * so a package that builds request-scoped instances per event (@nestjs/event-emitter) works.
+   */
+  getInstanceByContextId (contextId: ContextId, _inquirerId?: string): ContextInstance {
+    const binding = this[kBinding]
+    if (!binding.perRequest && !binding.transient) return { instance: this.instance, isResolved: binding.built, isPending: false, donePromise: Promise.resolve(undefined) }
+    const contexts = this.#contexts ??= new WeakMap()
+    let host = contexts.get(contextId)
+    if (host === undefined) {
+      const made: ContextInstance = { instance: undefined, isResolved: false, isPending: true, donePromise: Promise.resolve(undefined) }
+      made.donePromise = this.#inContext(binding, contextId).then((instance) => {
+        made.instance = instance
+        made.isResolved = true
+        made.isPending = false
+        return undefined
+      }, (error: unknown) => {
+        made.isPending = false
+        return error
+      })
+      contexts.set(contextId, host = made)
+    }
+    return host
+  }
+
+  // Read by NestJS's injector with getInstanceByContextId(): the plugin builds a provider's
+  // enhancers with the provider, and knows no durable trees.
+  getEnhancersMetadata (): InstanceWrapper[] { return [] }
+  isDependencyTreeDurable (): boolean { return false }
 }
 
 // What an alias's metatype is in NestJS: a function giving the instance it stands for.
@@ -91,9 +128,10 @@ class ModuleView implements ModuleWrapper {
     this.distance = node.global ? Number.MAX_VALUE : node.distance
     this.exports = new Set<InjectionToken>([...node.exports, ...node.exportedModules.map((module) => module.cls)])
     this.#moduleClass = bindings.moduleClass
-    if (bindings.moduleClass !== undefined) this.providers.set(node.cls, new BindingWrapper(bindings.moduleClass, this))
-    for (const [token, binding] of bindings.providers) this.providers.set(token, new BindingWrapper(binding, this))
-    for (let i = 0; i < bindings.controllers.length; i++) this.controllers.set(bindings.controllers[i].token, new BindingWrapper(bindings.controllers[i], this))
+    const { inContext } = bindings
+    if (bindings.moduleClass !== undefined) this.providers.set(node.cls, new BindingWrapper(bindings.moduleClass, this, inContext))
+    for (const [token, binding] of bindings.providers) this.providers.set(token, new BindingWrapper(binding, this, inContext))
+    for (let i = 0; i < bindings.controllers.length; i++) this.controllers.set(bindings.controllers[i].token, new BindingWrapper(bindings.controllers[i], this, inContext))
   }
 
   get instance (): unknown {

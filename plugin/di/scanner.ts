@@ -43,6 +43,10 @@ export interface ModuleGraph {
   root: ModuleNode
   modules: ModuleNode[]
   globals: ModuleNode[]
+  /** Each node by what it was imported as (its class, or its dynamic module object). */
+  keys: Map<object, ModuleNode>
+  /** The modules testing swaps for others, kept for those loaded later (LazyModuleLoader). */
+  replace?: Map<unknown, unknown>
 }
 
 // One token per APP_* provider object, so scanning the same modules again (testing) gives the same ones.
@@ -116,9 +120,50 @@ function mergedMetadata (cls: Function, dynamic: DynamicModule | undefined): Mod
  * are imported or exported (testing).
  */
 export async function scanModules (root: Type, replace?: Map<unknown, unknown>): Promise<ModuleGraph> {
+  if (!isModule(root)) throw notAModule(root, 'the root module', 'the root module')
   const nodes = new Map<object, ModuleNode>()
   const swap = (value: unknown): unknown => replace?.get(value) ?? value
+  const rootNode = await moduleScanner(nodes, swap)(root, 'the root module')
+  const modules = [...nodes.values()]
+  for (const node of modules) addExports(node, swap)
+  computeDistances(rootNode, modules)
+  return { root: rootNode, modules, globals: modules.filter((m) => m.global), keys: nodes, replace }
+}
 
+/** What scanLazyModule() found: the module loaded, the nodes new to the graph, and every node by key. */
+export interface LazyScan { node: ModuleNode, added: ModuleNode[], keys: Map<object, ModuleNode> }
+
+/**
+ * Scans a module loaded at run time (LazyModuleLoader) against the application's graph: the
+ * modules it reaches that the graph already has are those nodes; the graph is not changed.
+ * `added`: the new nodes, the loaded module's first unless it was there already.
+ */
+export async function scanLazyModule (graph: ModuleGraph, entry: unknown): Promise<LazyScan> {
+  const keys = new Map(graph.keys)
+  const swap = (value: unknown): unknown => graph.replace?.get(value) ?? value
+  const node = await moduleScanner(keys, swap)(entry, 'the module LazyModuleLoader.load() was given')
+  const added = [...keys.values()].slice(graph.keys.size)
+  for (const module of added) addExports(module, swap)
+  computeDistances(node, added, new Set(added))
+  return { node, added, keys }
+}
+
+/** Puts what scanLazyModule() found into the graph, or (`keep` false) takes it out again. */
+export function lazyModulesInGraph (graph: ModuleGraph, { added, keys }: LazyScan, keep: boolean): void {
+  if (keep) {
+    graph.keys = keys
+    graph.modules.push(...added)
+    graph.globals.push(...added.filter((module) => module.global))
+    return
+  }
+  const gone = new Set(added)
+  graph.modules = graph.modules.filter((module) => !gone.has(module))
+  graph.globals = graph.globals.filter((module) => !gone.has(module))
+  for (const [key, module] of [...graph.keys]) if (gone.has(module)) graph.keys.delete(key)
+}
+
+// What visits an imports entry into `nodes`: the node it stands for, scanned with what it imports once.
+function moduleScanner (nodes: Map<object, ModuleNode>, swap: (value: unknown) => unknown): (entry: unknown, where: string) => Promise<ModuleNode> {
   // The module an imports entry stands for: its class or dynamic module, Promises awaited.
   async function moduleOf (entry: unknown, where: string): Promise<{ key: object, cls: Type, dynamic?: DynamicModule }> {
     let value = swap(entry)
@@ -180,12 +225,7 @@ export async function scanModules (root: Type, replace?: Map<unknown, unknown>):
     return node
   }
 
-  if (!isModule(root)) throw notAModule(root, 'the root module', 'the root module')
-  const rootNode = await visit(root, 'the root module')
-  const modules = [...nodes.values()]
-  for (const node of modules) addExports(node, swap)
-  computeDistances(rootNode, modules)
-  return { root: rootNode, modules, globals: modules.filter((m) => m.global) }
+  return visit
 }
 
 function addProvider (node: ModuleNode, provider: Provider, where: string): void {
@@ -251,9 +291,10 @@ export function notAModuleHint (value: unknown, injectableFix: string, otherFix 
 
 // Distance = longest import path from the root. Global modules start beyond any such path, so
 // they come first, and what they import comes before them.
-function computeDistances (root: ModuleNode, modules: ModuleNode[]): void {
+// `within`: only those nodes get a distance (modules loaded later leave the others' alone).
+function computeDistances (root: ModuleNode, modules: ModuleNode[], within?: Set<ModuleNode>): void {
   const walk = (node: ModuleNode, depth: number, path: Set<ModuleNode>): void => {
-    if (path.has(node) || node.distance >= depth) return
+    if (path.has(node) || node.distance >= depth || (within !== undefined && !within.has(node))) return
     node.distance = depth
     path.add(node)
     for (const imported of node.imports) walk(imported, depth + 1, path)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { DecoratorPluginOptions } from '../../types/index.js'
-import type { ForeignMetadata } from '../di/container.js'
+import type { ForeignMetadata, TokenAliases } from '../di/container.js'
 import type { ControllerScan, ForeignRoutes } from '../routing/controller-scan.js'
 import { adoptNestMetadata } from './adopt.js'
 import { nestTokens } from './tokens.js'
@@ -32,7 +32,14 @@ export async function readNestApplication (options: DecoratorPluginOptions, app:
       // NestJS controllers return @nestjs/common's StreamableFile: branded once, it streams as the plugin's.
       if (walk.nestControllers) await brandNestStreamableFile()
       const { aliases, discoverableKeys } = await nestTokens(walk.candidates, app)
-      return { aliases, discoverableKeys, readClass: readInjectable }
+      return { aliases, discoverableKeys, readClass: readInjectable, readModule: async (entry) => await readLazyModule(entry, app) }
     }
   }
+}
+
+// A module loaded at run time (LazyModuleLoader) is read as the application was: what it reaches,
+// and the tokens of @nestjs/core found there.
+async function readLazyModule (entry: unknown, app: FastifyInstance): Promise<TokenAliases> {
+  const walk = await adoptNestMetadata({ module: entry } as DecoratorPluginOptions)
+  return (await nestTokens(walk.candidates, app)).aliases
 }

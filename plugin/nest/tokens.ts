@@ -4,12 +4,12 @@ import type { InjectionToken, Type } from '../../types/index.js'
 import { Reflector } from '../decorators/reflector.js'
 import { INQUIRER, REQUEST } from '../util/tokens.js'
 import { ModuleRef } from '../di/module-ref.js'
+import { LazyModuleLoader } from '../di/lazy-module-loader.js'
 import { ApplicationConfig } from '../di/application-config.js'
 import { DiscoveryService, type DiscoverableKeys } from '../di/discovery.js'
 import { MetadataScanner } from '../di/metadata-scanner.js'
 import { ModulesContainer } from '../di/modules-container.js'
 import { kBuiltinToken } from '../util/symbols.js'
-import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
 import { FastifyAdapterHost } from './http-adapter.js'
 import { importOptionalPeer } from '../util/peers.js'
 import importPeer from '../util/import-peer.cjs'
@@ -17,11 +17,8 @@ import importPeer from '../util/import-peer.cjs'
 // The classes of @nestjs/core that NestJS code injects by type; told apart by identity once
 // @nestjs/core is loaded, and loaded only when a token of one of these names is in the application.
 // Those that stand for a builtin of the plugin's, by name.
-const builtins = new Map<string, InjectionToken>([['Reflector', Reflector], ['ModuleRef', ModuleRef], ['DiscoveryService', DiscoveryService], ['MetadataScanner', MetadataScanner], ['ModulesContainer', ModulesContainer], ['ApplicationConfig', ApplicationConfig]])
-const supported = [...builtins.keys(), 'HttpAdapterHost']
-// Those the plugin has no stand-in for: injecting one fails with a message that says so.
-const unsupported = ['LazyModuleLoader']
-const coreClasses = new Set([...supported, ...unsupported])
+const builtins = new Map<string, InjectionToken>([['Reflector', Reflector], ['ModuleRef', ModuleRef], ['LazyModuleLoader', LazyModuleLoader], ['DiscoveryService', DiscoveryService], ['MetadataScanner', MetadataScanner], ['ModulesContainer', ModulesContainer], ['ApplicationConfig', ApplicationConfig]])
+const coreClasses = new Set([...builtins.keys(), 'HttpAdapterHost'])
 
 /** Whether `token` may be one of @nestjs/core's classes (the plugin's own builtins, of either build, are not). */
 export function mayBeCoreToken (token: unknown): token is Function {
@@ -50,12 +47,6 @@ export async function nestTokens (candidates: Map<Function, string>, app: Fastif
   }
   const adapterHost = core.HttpAdapterHost as Type
   if (candidates.has(adapterHost)) aliases.set(adapterHost, { useValue: new FastifyAdapterHost(app) })
-  for (const name of unsupported) {
-    const consumer = candidates.get(core[name] as Function)
-    if (consumer !== undefined) {
-      throw new ERR_NEST_UNSUPPORTED(`${consumer} injects ${name} of @nestjs/core, which the plugin does not provide. Inject the providers it would look up directly; @nestjs/core's Reflector, ModuleRef, ApplicationConfig, HttpAdapterHost, DiscoveryService, MetadataScanner and ModulesContainer are provided.`)
-    }
-  }
   const discovering = candidates.has(core.DiscoveryService as Function) || candidates.has(core.ModulesContainer as Function)
   return { aliases, discoverableKeys: discovering ? await coreDiscoverableKeys() : undefined }
 }

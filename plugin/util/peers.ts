@@ -29,16 +29,34 @@ export function optionalPeer<T = any> (name: string, missing: (cause: unknown) =
 
 /**
  * An optional peer that may be an ES module only (NestJS's packages), imported: undefined when it
- * is not installed. Anything else that stops it loading is thrown, naming the peer, rather than
- * taken for "not installed" (which would silently ignore what the application declares with it).
+ * is not installed. Where the host gives no import() (Jest's CommonJS mode), required instead.
+ * Anything else that stops it loading is thrown, naming the peer, rather than taken for "not
+ * installed" (which would silently ignore what the application declares with it).
  */
 export async function importOptionalPeer<T = any> (name: string): Promise<T | undefined> {
+  let failed: unknown
   try {
     return await importPeer(name)
   } catch (error) {
     if (notFound(error, name)) return undefined
-    throw new Error(`${name} is installed but could not be loaded: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+    failed = error
   }
+  if (!/^ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING/.test(String((failed as { code?: unknown })?.code))) throw couldNotLoad(name, failed)
+  try {
+    return requirePeer(name) as T
+  } catch (error) {
+    // Neither imported nor required (an ES module Jest does not transform): nothing in this
+    // process can have loaded it, nor declared anything with it.
+    if (notFound(error, name) || refusedAsEsm(error)) return undefined
+    throw couldNotLoad(name, error)
+  }
+}
+
+const couldNotLoad = (name: string, error: unknown): Error => new Error(`${name} is installed but could not be loaded: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+
+// require() refused an ES module: Node's code, or the message of loaders such as Jest's.
+function refusedAsEsm (error: unknown): boolean {
+  return (error as { code?: unknown })?.code === 'ERR_REQUIRE_ESM' || /Must use import to load ES Module/.test(String((error as Error)?.message))
 }
 
 // Node says ERR_MODULE_NOT_FOUND for an import, MODULE_NOT_FOUND for a require (so do loaders

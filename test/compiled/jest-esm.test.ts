@@ -3,11 +3,11 @@
 // package must still read @nestjs/common's decorators there, not take NestJS for absent.
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { jestReport } from '../helpers/jest.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'fdp-jest-esm-'))
@@ -59,13 +59,7 @@ test('under Jest in ES module mode, @nestjs/common\'s decorators are read', () =
     modulePaths: [join(root, 'node_modules')]
   })}\n`)
   writeFileSync(join(dir, 'greeting.spec.mjs'), spec)
-  const output = join(dir, 'result.json')
-  try {
-    execFileSync(process.execPath, ['--experimental-vm-modules', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--no-watchman', '--json', '--outputFile', output], { cwd: dir, stdio: 'pipe', timeout: 120_000 })
-  } catch {
-    // A failing spec exits non-zero; the report says what failed.
-  }
-  const result = JSON.parse(readFileSync(output, 'utf8')) as { numPassedTests: number, numFailedTests: number, testResults: Array<{ message: string }> }
+  const result = jestReport(join(root, 'node_modules', 'jest', 'bin', 'jest.js'), dir, [], ['--experimental-vm-modules'])
   assert.equal(result.numFailedTests, 0, result.testResults.map(({ message }) => message).join('\n'))
   assert.equal(result.numPassedTests, 1)
 })

@@ -5,9 +5,10 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { ConsoleLogger, Injectable, Logger, Module, Scope } from '@nestjs/common'
+import { ConsoleLogger, Inject, Injectable, Logger, Module, Scope } from '@nestjs/common'
+import { REQUEST } from '@nestjs/core'
 import { Interval, ScheduleModule, SchedulerRegistry } from '@nestjs/schedule'
-import { EventEmitter2 } from '@nestjs/event-emitter'
+import { EventEmitter2, EventEmitterModule, OnEvent } from '@nestjs/event-emitter'
 import { CommandBus, QueryBus } from '@nestjs/cqrs'
 import { CronJob } from 'cron'
 import { build } from '../helpers/app.js'
@@ -94,6 +95,34 @@ test('@nestjs/event-emitter: sync, async and wildcard @OnEvent() listeners; Even
   assert.equal(emitter.listenerCount('order.created'), 2)
   await app.close()
   assert.equal(emitter.listeners('order.created').length, 0)
+  assert.deepEqual(emitter.eventNames(), [])
+})
+
+@Injectable({ scope: Scope.REQUEST })
+class AuditListener {
+  static built = 0
+  readonly number = ++AuditListener.built
+  constructor (readonly journal: Journal, @Inject(REQUEST) readonly payload: { id: number }) {}
+  @OnEvent('audit.*') async audit (payload: { id: number }) {
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    this.journal.add(`audit ${payload.id} by #${this.number}, REQUEST ${this.payload === payload ? 'is' : 'is not'} the payload`)
+  }
+}
+@Module({ imports: [EventEmitterModule.forRoot({ wildcard: true })], providers: [Journal, AuditListener] })
+class RequestEventsApp {}
+
+test('@nestjs/event-emitter: a listener in a request-scoped provider gets an instance of its own per event, REQUEST being the payload', async (t) => {
+  AuditListener.built = 0
+  const app = await build(t, RequestEventsApp)
+  const journal = app.container.get(Journal)
+  const emitter = app.container.get(EventEmitter2)
+  assert.equal(emitter.listenerCount('audit.*'), 1)
+  assert.equal(AuditListener.built, 0, 'none built at startup')
+  await emitter.emitAsync('audit.login', { id: 1 })
+  await Promise.all([emitter.emitAsync('audit.login', { id: 2 }), emitter.emitAsync('audit.logout', { id: 3 })])
+  assert.deepEqual(journal.entries.sort(), ['audit 1 by #1, REQUEST is the payload', 'audit 2 by #2, REQUEST is the payload', 'audit 3 by #3, REQUEST is the payload'])
+  assert.equal(AuditListener.built, 3)
+  await app.close()
   assert.deepEqual(emitter.eventNames(), [])
 })
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { brokenLinks, markdownLinks } from '../helpers/markdown-links.js'
+import { catsSpec as spec } from '../helpers/jest.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const modules = join(root, 'node_modules')
@@ -50,7 +51,7 @@ function assertPassed (dir: string, cli: string[]): void {
 before(() => {
   // What a fresh clone has: sources and configuration, no dist/.
   const source = join(work, 'source')
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts', 'plugin', 'types', 'examples', 'docs', 'bench/README.md', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'tsconfig.cjs-import.json', 'scripts', 'plugin', 'types', 'examples', 'docs', 'bench/README.md', 'README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE']) {
     cpSync(join(root, path), join(source, path), { recursive: true })
   }
   symlinkSync(modules, join(source, 'node_modules'))
@@ -99,38 +100,6 @@ test('the README and the manual ship, and every relative link in the Markdown th
   // Checked in the unpacked tarball: a link to a file the package does not ship is broken there.
   assert.deepEqual(brokenLinks(installed, pages), [])
 })
-
-// A spec as a NestJS project writes it: TypeScript decorators, injection by type (SWC emits the metadata).
-const spec = `
-import { Controller, Get, Injectable, Module, NotFoundException, Param } from 'fastify-decorator-plugin'
-import { createTestApp } from 'fastify-decorator-plugin/testing'
-
-@Injectable()
-class CatsService {
-  find (id: string) {
-    if (id !== '1') throw new NotFoundException('no such cat')
-    return { id, name: 'Tom' }
-  }
-}
-
-@Controller('cats')
-class CatsController {
-  constructor (private readonly cats: CatsService) {}
-  @Get(':id') find (@Param('id') id: string) { return this.cats.find(id) }
-}
-
-@Module({ controllers: [CatsController], providers: [CatsService] })
-class AppModule {}
-
-test('a controller answers through inject()', async () => {
-  const app = await createTestApp(AppModule)
-  expect((await app.inject('/cats/1')).json()).toEqual({ id: '1', name: 'Tom' })
-  const missing = await app.inject('/cats/2')
-  expect(missing.statusCode).toBe(404)
-  expect(missing.json()).toEqual({ statusCode: 404, message: 'no such cat', error: 'Not Found' })
-  await app.close()
-})
-`
 
 test('the ES loader sees only the two wrappers: no CommonJS file of the package or its dependencies is imported, so none is lexed', () => {
   const dependencies = ['reflect-metadata', 'fastify-plugin', '@fastify/error', 'ajv']

@@ -138,6 +138,42 @@ test('an InstanceWrapper: name, token, metatype, inject, instance, alias, scope,
   assert.deepEqual([useClass.name, useClass.metatype, useClass.token], ['Plain', Plain, 'CLASS'])
 })
 
+@Injectable({ scope: Scope.REQUEST })
+class Failing {
+  constructor () { throw new Error('cannot be built') }
+}
+@Module({ providers: [Failing, PerRequest] })
+class FailingModule {}
+
+test('InstanceWrapper.getInstanceByContextId(): built once per context, REQUEST what was registered for it; a singleton\'s for any context; a failed build settles donePromise with its error', async (t) => {
+  const app = await build(t, AppModule)
+  const providers = app.container.get(DiscoveryService).getProviders({ include: [FeatureModule] })
+  const perRequest = byToken(providers, PerRequest)
+  // A context id as @nestjs/core's ContextIdFactory makes one, with a payload registered for it.
+  const contextId = { id: 1 }
+  const payload = { event: 'x' }
+  app.container.get(ModuleRef).registerRequestByContextId(payload, contextId)
+  const host = perRequest.getInstanceByContextId(contextId)
+  assert.deepEqual([host.isResolved, host.isPending, host.instance], [false, true, undefined])
+  assert.equal(perRequest.getInstanceByContextId(contextId), host, 'one per context')
+  assert.equal(await host.donePromise, undefined)
+  assert.deepEqual([host.isResolved, host.isPending], [true, false])
+  assert.ok(host.instance instanceof PerRequest)
+  assert.equal(host.instance.request, payload)
+  const other = perRequest.getInstanceByContextId({ id: 2 })
+  await other.donePromise
+  assert.notEqual(other.instance, host.instance)
+  assert.equal(other.instance.request, undefined, 'nothing registered for that context')
+  const plain = byToken(providers, Plain).getInstanceByContextId(contextId)
+  assert.deepEqual([plain.instance, plain.isResolved, plain.isPending, await plain.donePromise], [app.container.get(Plain), true, false, undefined])
+
+  const failing = await build(t, FailingModule)
+  const wrapper = byToken(failing.container.get(DiscoveryService).getProviders(), Failing)
+  const failed = wrapper.getInstanceByContextId({ id: 3 })
+  assert.match(String(await failed.donePromise), /cannot be built/)
+  assert.deepEqual([failed.isResolved, failed.isPending, failed.instance], [false, false, undefined])
+})
+
 test('ModulesContainer: each module as NestJS\'s Module shows it, read only', async (t) => {
   const app = await build(t, AppModule)
   const modules = app.container.get(ModulesContainer)

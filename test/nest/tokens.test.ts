@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import * as nest from '@nestjs/common'
 import * as core from '@nestjs/core'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { REQUEST, Reflector, ModuleRef, DiscoveryService, MetadataScanner, ModulesContainer } from '../../plugin/index.js'
+import { REQUEST, Reflector, ModuleRef, DiscoveryService, LazyModuleLoader, MetadataScanner, ModulesContainer } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 
 // NestJS's tokens resolve to the plugin's: the strings 'REQUEST', 'INQUIRER' and 'Reflector', and
@@ -147,11 +147,20 @@ test('@nestjs/core\'s ModuleRef injects the module\'s ModuleRef; \'INQUIRER\' (@
   assert.equal(lookup.logger.context(), 'Lookup')
 })
 
-test('injecting a class of @nestjs/core the plugin does not provide fails registration, naming the class', async () => {
-  const { registrationError } = await import('../helpers/registration.js')
+test('@nestjs/core\'s LazyModuleLoader is the plugin\'s: it loads a module decorated with @nestjs/common, whose @nestjs/core tokens resolve too', async (t) => {
+  @nest.Injectable()
+  class Lazy { constructor (@nest.Inject(core.ModuleRef) readonly moduleRef: ModuleRef, @nest.Inject('WORD') readonly word: string) {} }
+  @nest.Module({ providers: [Lazy, { provide: 'WORD', useValue: 'late' }] })
+  class LazyModule {}
   @nest.Module({ providers: [{ provide: 'LOADER', useFactory: (loader: unknown) => loader, inject: [core.LazyModuleLoader] }] })
   class LoaderModule {}
-  assert.match((await registrationError({ module: LoaderModule })).message, /^the provider of "LOADER" injects LazyModuleLoader of @nestjs\/core, which the plugin does not provide/)
+  const app = await build(t, LoaderModule)
+  const loader = app.container.get<core.LazyModuleLoader>('LOADER')
+  assert.ok(loader instanceof LazyModuleLoader)
+  const moduleRef = await loader.load(() => LazyModule)
+  const lazy = moduleRef.get(Lazy)
+  assert.equal(lazy.word, 'late')
+  assert.equal(lazy.moduleRef, moduleRef, 'the lazily loaded module\'s own ModuleRef')
 })
 
 // What @nestjs/core's DiscoveryService.createDecorator() marks, found by the plugin's DiscoveryService.
