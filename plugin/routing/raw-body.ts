@@ -28,6 +28,7 @@ export function addBodyParser (instance: FastifyInstance, type: string | RegExp,
   const parse = parser !== undefined ? userParser(parser) : typeof type === 'string' ? defaultParser(instance, type.trim().toLowerCase()) : undefined
   if (rawBody && !instance.hasRequestDecorator('rawBody')) instance.decorateRequest('rawBody', undefined)
   if (instance.hasContentTypeParser(type)) instance.removeContentTypeParser(type)
+  if (rawBody && typeof type === 'string') rawTypesOf(instance).add(type.trim().toLowerCase())
   const options = bodyLimit === undefined ? { parseAs: 'buffer' as const } : { parseAs: 'buffer' as const, bodyLimit }
   instance.addContentTypeParser(type, options, rawBody
     ? function fdpRawBody (request, body, done) {
@@ -44,9 +45,22 @@ export function addBodyParser (instance: FastifyInstance, type: string | RegExp,
  * take @RawBody(), or every controller's with the `rawBody` option.
  */
 export function installRawBodyParsers (instance: FastifyInstance, forms = false): void {
-  addBodyParser(instance, 'application/json', { rawBody: true })
-  addBodyParser(instance, 'text/plain', { rawBody: true })
+  // A type whose parser keeps the bytes already (useBodyParser() with rawBody, on a parent) keeps
+  // that parser and its limit.
+  const raw = (instance as RawTypes)[kRawTypes]
+  if (raw?.has('application/json') !== true) addBodyParser(instance, 'application/json', { rawBody: true })
+  if (raw?.has('text/plain') !== true) addBodyParser(instance, 'text/plain', { rawBody: true })
   if (forms && !instance.hasContentTypeParser(urlencoded)) addBodyParser(instance, urlencoded, { rawBody: true })
+}
+
+// The types whose parser keeps the bytes, per context; a child context reads its parent's through
+// the prototype Fastify gives it, and adds to a copy of its own.
+const kRawTypes = Symbol('fdp.rawBodyTypes')
+type RawTypes = FastifyInstance & { [kRawTypes]?: Set<string> }
+function rawTypesOf (instance: FastifyInstance): Set<string> {
+  const context = instance as RawTypes
+  if (!Object.hasOwn(context, kRawTypes)) context[kRawTypes] = new Set(context[kRawTypes])
+  return context[kRawTypes]!
 }
 
 // Completes once, whether the parser calls `done` or returns a promise (whose rejection Fastify
