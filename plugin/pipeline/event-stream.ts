@@ -44,6 +44,7 @@ class EventStream extends Readable {
   #iterator: AsyncIterator<unknown> | undefined
   #pulling = false
   #done = false
+  #burst = ''
   // Until the stream is handed to the reply: a failure then still goes to the exception filters.
   #resolve: Settle | undefined
   #reject: ((error: unknown) => void) | undefined
@@ -95,7 +96,21 @@ class EventStream extends Readable {
       return
     }
     this.#commit()
-    if (this.push(text) || this.#iterator !== undefined) return
+    if (this.#iterator !== undefined) {
+      this.push(text)
+      return
+    }
+    // An Observable's events that come in one burst (a synchronous loop, a batch) are written
+    // together: one write instead of one each.
+    if (this.#burst === '') queueMicrotask(this.#flush)
+    this.#burst += text
+  }
+
+  readonly #flush = (): void => {
+    const text = this.#burst
+    if (text === '' || this.destroyed) return
+    this.#burst = ''
+    if (this.push(text)) return
     const max = this.#max
     if (max > 0 && this.readableLength > max) {
       this.#reply.log.warn(`An event stream client is not reading: ${this.readableLength} bytes of events wait for it, more than the ${max} allowed (@Sse() option maxPendingDataLength); its connection is closed.`)
@@ -115,6 +130,7 @@ class EventStream extends Readable {
       return
     }
     this.#reply.log.error({ err: error }, 'An event stream failed')
+    this.#flush()
     this.push(formatEvent({ type: 'error', data: errorMessage(error) }, this.#numbering))
     this.#end()
   }
@@ -124,6 +140,7 @@ class EventStream extends Readable {
     this.#commit()
     this.#done = true
     this.#release()
+    this.#flush()
     this.push(null)
   }
 
