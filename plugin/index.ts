@@ -21,6 +21,7 @@ export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_I
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './decorators/controller.js'
 export { Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, Cookies, SignedCookies, Session, createParamDecorator } from './decorators/params.js'
 export { HttpCode, Header, Redirect, Render } from './decorators/http.js'
+export { Sse } from './decorators/sse.js'
 export { HttpStatus } from './common/http-status.js'
 export { StreamableFile } from './common/streamable-file.js'
 export { HostParam } from './decorators/host.js'
@@ -59,12 +60,12 @@ export type {
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
   CustomDecorator, DecoratorPluginOptions, DiscoverableDecorator, DiscoveryOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
-  ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
+  ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, MessageEvent, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
   ContextInstance, HttpExceptionOptions, InjectableOptions, InjectionToken, InstanceWrapper, LazyModuleLoaderLoadOptions, ModuleImport, ModuleMetadata, ModulePlugin,
   ModuleRefGetOptions, ModuleWrapper, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
   OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
   Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, RequestUser,
-  RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, StreamableFileOptions, Type,
+  RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, SseOptions, StreamableFileOptions, Type,
   UploadedFileInfo, UploadedFileOptions, ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions,
   VersionValue
 } from '../types/index.js'

@@ -213,6 +213,29 @@ export interface ObservableLike<T = unknown> {
   subscribe(observer: { next?: (value: T) => void, error?: (err: unknown) => void, complete?: () => void }): unknown
 }
 
+/** One Server-Sent Event, as an `@Sse()` handler emits it. */
+export interface MessageEvent {
+  /** Sent as `data:` lines: a string as it is (one line per line), anything else as JSON. */
+  data?: string | object
+  /** Sent as `id:`; events without one are numbered from 1. */
+  id?: string
+  /** Sent as `event:`. */
+  type?: string
+  /** Sent as `retry:`: how many milliseconds the client waits before it reconnects. */
+  retry?: number
+  /** Sent as a `:` comment line, which clients ignore. */
+  comment?: string
+}
+
+export interface SseOptions {
+  /**
+   * Bytes of events that may wait for a client that does not read them before its connection is
+   * dropped (4M by default); 0 or Infinity lifts the limit. An async iterable is only read as
+   * fast as the client reads, so this limits Observables.
+   */
+  maxPendingDataLength?: number
+}
+
 /**
  * A function as rxjs operators are (`map(...)`, `tap(...)`, `catchError(...)`): its parameter is
  * compared both ways, so rxjs's `Observable` fits without the package naming rxjs's types.

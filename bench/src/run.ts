@@ -3,8 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { cpus } from 'node:os'
+import { Agent, get as httpGet } from 'node:http'
+import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
-import { scenarios, startupChecksFor, type AppName, type BenchRequest, type Check, type ScenarioName } from './scenarios.js'
+import { SSE_EVENTS, isSse, scenarios, sseBody, sseClients, startupChecksFor, type AppName, type BenchRequest, type Check, type ScenarioName, type SseScenario } from './scenarios.js'
 
 // Runs every target through every scenario, alternating targets (raw, plugin, NestJS, raw, ...)
 // round after round so drift of the machine hits them all alike, and prints a markdown table.
@@ -13,7 +15,7 @@ const targets = ['raw', 'plugin', 'nest'] as const
 type Target = typeof targets[number]
 const label: Record<Target, string> = { raw: 'raw Fastify', plugin: 'plugin', nest: 'NestJS' }
 const goals: Record<ScenarioName | 'startup', string> = {
-  hello: '>= 0.97', params: '>= 0.95', pipeline: '>= 0.90', 'pipeline-cv': '>= 0.85', 'pipeline-dto': '>= 0.90', 'query-dto': '>= 0.90', 'rxjs-interceptor': '>= 0.90', 'request-scope': '>= 0.85', startup: '<= 1.3'
+  hello: '>= 0.97', params: '>= 0.95', pipeline: '>= 0.90', 'pipeline-cv': '>= 0.85', 'pipeline-dto': '>= 0.90', 'query-dto': '>= 0.90', 'rxjs-interceptor': '>= 0.90', 'request-scope': '>= 0.85', sse: '>= 0.90', 'sse-100': '>= 0.90', startup: '<= 1.3'
 }
 
 const { values: opts } = parseArgs({
@@ -25,7 +27,7 @@ const { values: opts } = parseArgs({
     'startup-rounds': { type: 'string', default: '5' },
     // The startup app's controller counts (four routes each), e.g. 500,2000 to see the cost per route.
     controllers: { type: 'string', default: '500' },
-    scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,pipeline-dto,query-dto,rxjs-interceptor,request-scope,startup' },
+    scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,pipeline-dto,query-dto,rxjs-interceptor,request-scope,sse,sse-100,startup' },
     targets: { type: 'string', default: targets.join(',') },
     // Writes a CPU profile of this target's server into the given folder (node --cpu-prof).
     profile: { type: 'string' },
@@ -75,7 +77,7 @@ async function check (server: Server, target: Target, checks: Check[]): Promise<
   for (const c of checks) {
     const response = await fetch(`http://127.0.0.1:${server.port}${c.path}`, { method: c.method, headers: c.headers, body: bodyOf(c) })
     const text = await response.text()
-    const ok = response.status === c.status && (c.json === undefined || isDeepStrictEqual(JSON.parse(text), c.json))
+    const ok = response.status === c.status && (c.json === undefined || isDeepStrictEqual(JSON.parse(text), c.json)) && (c.text === undefined || text === c.text)
     if (!ok) {
       throw new Error(`${label[target]}: ${c.method} ${c.path} (${c.why}) answered ${response.status} ${text}; expected ${c.status} ${c.json === undefined ? '' : JSON.stringify(c.json)}`)
     }
@@ -111,6 +113,43 @@ async function measure (server: Server, target: Target, name: ScenarioName, seco
   return { rps: result.requests.average, p99: result.latency.p99, cpu: (cpuTime(server) - cpuBefore) / result.requests.total }
 }
 
+// Event streams: `clients` clients each read whole streams of the scenario, one after another on
+// a kept-alive connection, for `seconds`; every body is compared with the expected one. rps is
+// events per second, p99 the time a whole stream takes, cpu the server's µs per event.
+async function measureEvents (server: Server, target: Target, name: SseScenario, seconds: number): Promise<Sample> {
+  const agent = new Agent({ keepAlive: true, maxSockets: sseClients[name] })
+  const cpuBefore = cpuTime(server)
+  const end = performance.now() + seconds * 1000
+  const times: number[] = []
+  let wrong = 0
+  const stream = (): Promise<void> => new Promise((resolve, reject) => {
+    const started = performance.now()
+    httpGet({ host: '127.0.0.1', port: server.port, path: scenarios[name].request.path, agent }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => { text += chunk })
+      res.on('end', () => {
+        if (res.statusCode !== 200 || text !== sseBody) wrong++
+        times.push(performance.now() - started)
+        resolve()
+      })
+      res.on('error', reject)
+    }).on('error', reject)
+  })
+  const client = async (): Promise<void> => { while (performance.now() < end) await stream() }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: sseClients[name] }, client))
+  const elapsed = (performance.now() - started) / 1000
+  agent.destroy()
+  if (wrong > 0) throw new Error(`${label[target]} ${name}: ${wrong} streams with a wrong status or body`)
+  const events = times.length * SSE_EVENTS
+  times.sort((a, b) => a - b)
+  return { rps: events / elapsed, p99: Math.round(times[Math.floor(times.length * 0.99)] ?? 0), cpu: (cpuTime(server) - cpuBefore) / events }
+}
+
+const sampleOf = (server: Server, target: Target, name: ScenarioName, seconds: number): Promise<Sample> =>
+  isSse(name) ? measureEvents(server, target, name, seconds) : measure(server, target, name, seconds)
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
@@ -139,13 +178,13 @@ for (const name of chosen) {
       servers.set(target, server)
       await check(server, target, scenarios[name].checks)
     }
-    for (const target of chosenTargets) await measure(servers.get(target)!, target, name, warmup)
+    for (const target of chosenTargets) await sampleOf(servers.get(target)!, target, name, warmup)
     const samples = new Map<Target, Sample[]>(chosenTargets.map((target) => [target, []]))
     for (let round = 1; round <= rounds; round++) {
       for (const target of chosenTargets) {
-        const sample = await measure(servers.get(target)!, target, name, duration)
+        const sample = await sampleOf(servers.get(target)!, target, name, duration)
         samples.get(target)!.push(sample)
-        log(`${name} round ${round} ${label[target]}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(1)} us CPU/req`)
+        log(`${name} round ${round} ${label[target]}: ${sample.rps.toFixed(0)} ${isSse(name) ? 'events' : 'req'}/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(1)} us CPU/req`)
       }
     }
     throughput.set(name, samples)
@@ -185,6 +224,7 @@ if (throughput.size > 0) {
     const cpu = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.cpu)) : undefined
     lines.push(`| ${name} | ${fmt(rps('raw'))} | ${fmt(rps('plugin'))} | ${ratio(rps('plugin'), rps('raw'))} | ${goals[name]} | ${fmt(rps('nest'))} | ${ratio(rps('nest'), rps('raw'))} | ${ratio(rps('plugin'), rps('nest'))} | ${fmt(p99('raw'))} / ${fmt(p99('plugin'))} / ${fmt(p99('nest'))} | ${fmt(cpu('raw'), 1)} / ${fmt(cpu('plugin'), 1)} / ${fmt(cpu('nest'), 1)} |`)
   }
+  if ([...throughput.keys()].some(isSse)) lines.push('', `sse, sse-100: events/s (streams of ${SSE_EVENTS} events read whole, by 1 and by 100 clients at once), p99 of a whole stream, server CPU µs per event.`)
   lines.push('')
 }
 for (const [count, startup] of startups) {

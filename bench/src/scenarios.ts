@@ -1,6 +1,8 @@
 // The requests each scenario sends and the exact answers every target must give.
 
-export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'query-dto' | 'rxjs-interceptor' | 'request-scope'
+export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'query-dto' | 'rxjs-interceptor' | 'request-scope' | SseScenario
+/** Event streams: measured in events per second, to one client and to 100 at once. */
+export type SseScenario = 'sse' | 'sse-100'
 export type AppName = ScenarioName | 'startup'
 
 export interface BenchRequest {
@@ -16,6 +18,8 @@ export interface Check extends BenchRequest {
   status: number
   /** The exact JSON body; omitted when only the status is compared (error formats differ). */
   json?: unknown
+  /** The exact body, for answers that are no JSON. */
+  text?: string
 }
 
 export interface Scenario {
@@ -83,6 +87,18 @@ const scopeRequest: BenchRequest = { method: 'GET', path: '/scoped', headers: { 
 const rxRequest: BenchRequest = { method: 'GET', path: '/rx/42' }
 const searchRequest: BenchRequest = { method: 'GET', path: '/search?limit=20&order=desc&q=cat' }
 
+/** The events of one stream of the SSE scenarios, each `{ data: { n, name } }`. */
+export const SSE_EVENTS = 100
+export const sseData = (n: number) => ({ n, name: 'tick' })
+/** The exact body every target sends for a stream: an empty line, then the events numbered from 1. */
+export const sseBody = (() => {
+  let text = '\n'
+  for (let n = 0; n < SSE_EVENTS; n++) text += `id: ${n + 1}\ndata: ${JSON.stringify(sseData(n))}\n\n`
+  return text
+})()
+export const sseClients: Record<SseScenario, number> = { sse: 1, 'sse-100': 100 }
+export const isSse = (name: string): name is SseScenario => name in sseClients
+
 /** What the rxjs-interceptor scenario's handler returns, before the interceptor wraps it. */
 export const rxItem = (id: string) => ({ id, name: 'widget', tags: ['a', 'b'] })
 
@@ -129,7 +145,15 @@ export const scenarios: Record<ScenarioName, Scenario> = {
       { ...scopeRequest, why: 'a request-scoped provider reads this request', status: 200, json: { requestId: 'req-7', count: 1 } },
       { ...scopeRequest, headers: { 'x-request-id': 'req-8' }, why: 'a fresh instance for the next request', status: 200, json: { requestId: 'req-8', count: 1 } }
     ]
-  }
+  },
+  sse: sse('sse'),
+  'sse-100': sse('sse-100')
+}
+
+// The body of a stream is compared as text by the runner (it is no JSON).
+function sse (name: SseScenario): Scenario {
+  const request: BenchRequest = { method: 'GET', path: '/events' }
+  return { name, request, checks: [{ ...request, why: `a stream of ${SSE_EVENTS} events`, status: 200, text: sseBody }] }
 }
 
 /**

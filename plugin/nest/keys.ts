@@ -29,6 +29,7 @@ export const nestKeys = {
   redirect: '__redirect__',
   render: '__renderTemplate__',
   sse: '__sse__',
+  sseOptions: '__sseOptions__',
   guards: '__guards__',
   pipes: '__pipes__',
   interceptors: '__interceptors__',

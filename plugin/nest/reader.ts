@@ -5,7 +5,7 @@ import type { RedirectDefinition } from '../decorators/http.js'
 import type { PropertyInjection } from '../decorators/injectable.js'
 import {
   kCatch, kController, kFilters, kGlobal, kGuards, kHeaders, kHttpCode, kInjectable, kInjectProperties, kInjectTokens, kInterceptors,
-  kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kVersion
+  kModule, kOptional, kParams, kPipes, kRedirect, kRender, kRoutes, kSse, kVersion
 } from '../util/symbols.js'
 import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
 import { defineMetadata, getMetadata, getOwnMetadata, hasOwnMetadata } from '../util/metadata.js'
@@ -13,6 +13,7 @@ import { declaration, declare, declareMember, ownDeclaration, ownMemberDeclarati
 import { describe } from '../util/describe.js'
 import { VERSION_NEUTRAL } from '../util/tokens.js'
 import { hostConstraint } from '../decorators/host.js'
+import { sseDefinition } from '../decorators/sse.js'
 import { hasNestKeys, isNestNeutral, moduleKeys, nestKeys, paramTypes, requestMethods, routeMethods } from './keys.js'
 import { nestScopes } from '../decorators/injectable.js'
 
@@ -302,8 +303,9 @@ function readHandler (owner: object, key: string | symbol, handler: Function, na
 
 // What NestJS's decorators wrote on the handler function itself: its response and enhancers.
 function readResponse (handler: Function, name: string, writes: Writes): void {
-  if (own(nestKeys.sse, handler) === true) {
-    throw new ERR_NEST_UNSUPPORTED(`${name} is an @Sse() route, which the plugin does not serve. Send the event stream from the handler with @Res() (reply.raw), or use a Fastify SSE plugin.`)
+  if (own(nestKeys.sse, handler) === true && getOwnMetadata(kSse, handler) === undefined) {
+    const options = own(nestKeys.sseOptions, handler) as { maxPendingDataLength?: unknown } | undefined
+    writes.push([kSse, sseDefinition(options?.maxPendingDataLength, `${name}: @Sse()`), handler])
   }
   const code = own(nestKeys.httpCode, handler)
   if (code !== undefined && getOwnMetadata(kHttpCode, handler) === undefined) writes.push([kHttpCode, code, handler])

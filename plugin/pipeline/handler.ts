@@ -12,6 +12,8 @@ import type { Host } from '../decorators/host.js'
 import { handled } from './call-handler.js'
 import { argumentResolver, noArgument, pipesOf, type Extractor } from './arguments.js'
 import { lastValue, settle, unwrap } from './results.js'
+import type { SseDefinition } from '../decorators/sse.js'
+import { eventStream, observed } from './event-stream.js'
 
 // What Node accepts in a header value.
 const invalidHeaderChar = /[^\t\x20-\x7e\x80-\xff]/
@@ -37,6 +39,8 @@ export interface HandlerPlan {
   interceptors: Array<EnhancerRef<NestInterceptor>>
   /** The route's host constraint: the handler's own, else its controller's. */
   hosts: Host[]
+  /** Given for an @Sse() route. */
+  sse?: SseDefinition
 }
 
 // What `await next.handle()` gives: always a promise, rejected when the rest of the chain throws synchronously.
@@ -77,12 +81,15 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   }
   const needsContext = interceptors.length > 0 || custom
   handsReply &&= plan.render === undefined
-  const plain = headers.length === 0 && !handsReply && plan.redirect === undefined && plan.render === undefined
+  const sse = plan.sse !== undefined
+  const plain = headers.length === 0 && !handsReply && plan.redirect === undefined && plan.render === undefined && !sse
   if (plain && !controller.perRequest && !needsContext && !asyncArgs) return plainHandler(controller, plan.key, resolvers, awaited, status)
-  const call = invoker(plan.key, resolvers, awaited)
+  let call = invoker(plan.key, resolvers, awaited)
+  // Interceptors of an event stream see each event: an async iterable goes to them as an Observable.
+  if (sse && interceptors.length > 0) call = observedCall(call)
   const run = interceptors.length === 0 ? call : interceptorChain(call, interceptors, refs)
   const prepare = status === 200 && headers.length === 0 ? undefined : shaper(status, headers)
-  const proceed = proceeder(run, prepare, responder(plan, handsReply), needsContext ? plan : undefined)
+  const proceed = proceeder(run, prepare, responder(plan, handsReply), needsContext ? plan : undefined, sse ? asIs : unwrap)
   return controller.perRequest ? scopedHandler(proceed, controller, container) : singletonHandler(proceed, controller)
 }
 
@@ -199,12 +206,12 @@ type Respond = (result: unknown, reply: FastifyReply) => unknown
  * The method called and its result answered, sync until something is pending: Fastify catches a
  * synchronous throw as it does a rejection. `context`: given when an execution context is needed.
  */
-function proceeder (run: Invoke, prepare: ((reply: FastifyReply) => void) | undefined, respond: Respond, context: Pick<HandlerPlan, 'cls' | 'method'> | undefined): Proceed {
+function proceeder (run: Invoke, prepare: ((reply: FastifyReply) => void) | undefined, respond: Respond, context: Pick<HandlerPlan, 'cls' | 'method'> | undefined, settleValue: (value: unknown) => unknown): Proceed {
   const cls = context?.cls
   const method = context?.method
   // respond(await settle(value)): now when the value is there, else in Fastify's reaction to it.
   const finish = (value: unknown, reply: FastifyReply): unknown => {
-    const settled = unwrap(value)
+    const settled = settleValue(value)
     return isThenable(settled) ? new PendingPayload(settled, reply, respond) : respond(settled, reply)
   }
   return (instance, req, reply) => {
@@ -229,13 +236,24 @@ function scopedHandler (proceed: Proceed, controller: Binding, container: Contai
   }
 }
 
+// An event stream's Observable is streamed, not waited for.
+const asIs = (value: unknown): unknown => value
+
+function observedCall (call: Invoke): Invoke {
+  return (instance, req, reply, ctx) => andThen(call(instance, req, reply, ctx), observed)
+}
+
 // A handler that took @Res() answers itself; returning the reply makes Fastify wait for it.
 const replyItself: Respond = (result, reply) => reply
 const send: Respond = (result, reply) => result === undefined ? reply.send() : payloadOf(result, reply)
 
 // Shared where nothing differs; otherwise a closure over just the view name or redirect.
 function responder (plan: HandlerPlan, handsReply: boolean): Respond {
-  const { redirect, render, cls, key } = plan
+  const { redirect, render, cls, key, sse } = plan
+  if (sse !== undefined) {
+    const name = `${cls.name}.${String(key)}`
+    return (result, reply) => eventStream(result, reply, sse, name)
+  }
   if (render !== undefined) return (result, reply) => (reply as ViewReply).view(render, result)
   if (redirect !== undefined) return redirector(redirect, cls, key)
   return handsReply ? replyItself : send

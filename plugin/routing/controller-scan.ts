@@ -8,6 +8,7 @@ import { handlerVersion } from '../decorators/version.js'
 import { routeOptionsOf, type RouteOptionsMetadata } from '../decorators/route-options.js'
 import type { RedirectDefinition } from '../decorators/http.js'
 import { kHeaders, kHttpCode, kRedirect, kRender } from '../util/symbols.js'
+import { sseOf, type SseDefinition } from '../decorators/sse.js'
 import { getOwnMetadata } from '../util/metadata.js'
 import { ERR_INVALID_DECLARATION } from '../util/errors.js'
 import { noEnhancerLists, noEntries } from '../util/empty.js'
@@ -27,6 +28,7 @@ export interface HandlerScan {
   headers: Array<[string, string]>
   redirect?: RedirectDefinition
   render?: string
+  sse?: SseDefinition
   version?: VersionValue
   options: RouteOptionsMetadata
 }
@@ -49,7 +51,7 @@ const noDeclarations: OwnDeclarations = Object.freeze({
 })
 
 /** What decorators on a handler function itself declare (its routes and parameters are the class's). */
-type OwnDeclarations = Pick<HandlerScan, 'enhancers' | 'headers' | 'redirect' | 'render' | 'options'> & { status?: number, version?: VersionValue }
+type OwnDeclarations = Pick<HandlerScan, 'enhancers' | 'headers' | 'redirect' | 'render' | 'sse' | 'options'> & { status?: number, version?: VersionValue }
 
 function ownDeclarations (method: object): OwnDeclarations {
   return {
@@ -58,6 +60,7 @@ function ownDeclarations (method: object): OwnDeclarations {
     headers: getOwnMetadata(kHeaders, method) ?? [],
     redirect: getOwnMetadata(kRedirect, method),
     render: getOwnMetadata(kRender, method),
+    sse: sseOf(method),
     version: handlerVersion(method),
     options: routeOptionsOf(method)
   }
@@ -166,6 +169,7 @@ function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteD
     headers: own.headers,
     redirect: own.redirect,
     render: own.render,
+    sse: own.sse,
     version: own.version ?? definition.version,
     options: own.options
   }

@@ -128,8 +128,8 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   const routeHosts = ownHost ? noHost : hosts
   const hostList = ownHost ? [options.constraints!.host as Host] : (hosts === noHost ? noEntries : hosts.filter((host) => host !== undefined) as Host[])
   checkHostParams(name, params, hostList)
-  const { key, paramTypes, status, headers, redirect, render } = handler
-  const plan: HandlerPlan = { key, method, params, paramTypes, status, headers, redirect, render, cls, controller: binding, pipes, interceptors, hosts: hostList }
+  const { key, paramTypes, status, headers, redirect, render, sse } = handler
+  const plan: HandlerPlan = { key, method, params, paramTypes, status, headers, redirect, render, cls, controller: binding, pipes, interceptors, hosts: hostList, sse }
   checkConstraints(name, options.constraints, ctx.hasConstraintStrategy)
   const dto = planRouteDtos(name, options.schema, dtoParams, uploads, ctx.dto)
   const methods = handler.routeMethod === 'ALL' ? ctx.allMethods : oneMethod(handler.routeMethod)

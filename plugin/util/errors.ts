@@ -25,3 +25,4 @@ export const ERR_DYNAMIC_MODULE_FAILED = createError('FDP_ERR_DYNAMIC_MODULE_FAI
 export const ERR_UNDEFINED_FORWARD_REF = createError('FDP_ERR_UNDEFINED_FORWARD_REF', '%s', 500, TypeError)
 // Raised while answering a request: no statusCode, so the client gets a plain 500 and the log keeps the message.
 export const ERR_INVALID_REDIRECT = createError('FDP_ERR_INVALID_REDIRECT', '%s', 0, TypeError)
+export const ERR_INVALID_EVENT_STREAM = createError('FDP_ERR_INVALID_EVENT_STREAM', '%s', 0, TypeError)

@@ -8,7 +8,7 @@ import { buildApp as buildRaw } from '../../bench/src/apps/raw.js'
 import { buildApp as buildPlugin } from '../../bench/src/apps/plugin.js'
 import { CompiledItemsController } from '../../bench/src/apps/plugin-dto.js'
 import { SearchController } from '../../bench/src/apps/plugin-query.js'
-import { scenarios } from '../../bench/src/scenarios.js'
+import { scenarios, sseBody } from '../../bench/src/scenarios.js'
 
 for (const name of ['pipeline-cv', 'pipeline-dto', 'query-dto'] as const) {
   for (const [target, build] of [['raw', buildRaw], ['plugin', buildPlugin]] as const) {
@@ -22,6 +22,16 @@ for (const name of ['pipeline-cv', 'pipeline-dto', 'query-dto'] as const) {
       }
     })
   }
+}
+
+for (const [target, build] of [['raw', buildRaw], ['plugin', buildPlugin]] as const) {
+  test(`bench ${target} sse: the stream is the one the runner expects`, async (t) => {
+    const app = await build('sse')
+    t.after(() => app.close())
+    const response = await app.inject(scenarios.sse.request.path)
+    assert.equal(response.headers['content-type'], 'text/event-stream')
+    assert.equal(response.body, sseBody)
+  })
 }
 
 @Module({ controllers: [CompiledItemsController] })

@@ -5,7 +5,7 @@ import * as nest from '@nestjs/common'
 import * as core from '@nestjs/core'
 import ejs from 'ejs'
 import Fastify from 'fastify'
-import { map } from 'rxjs'
+import { map, of } from 'rxjs'
 import {
   Controller, Get, Inject, Injectable, Module, Reflector, SetMetadata, UseGuards, VERSION_NEUTRAL, decoratorPlugin,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type PipeTransform
@@ -456,12 +456,28 @@ test('a NestJS declaration the plugin cannot run fails registration, naming the 
   assert.match(header.message, /SchemaController\.(timed: @Header\('x-at'\) has a function for its value|create: parameter 0 gives a Standard Schema)/)
 
   @nest.Controller('sse')
-  class SseController { @nest.Sse() @nest.Get() events () { return 1 } }
+  class SseController { @nest.Sse('', { maxPendingDataLength: -1 }) events () { return 1 } }
   @nest.Module({ controllers: [SseController] })
   class SseModule {}
   const sse = await registrationError({ module: SseModule })
-  assert.equal(sse.code, 'FDP_ERR_NEST_UNSUPPORTED')
-  assert.match(sse.message, /SseController\.events is an @Sse\(\) route/)
+  assert.equal(sse.code, 'FDP_ERR_INVALID_DECLARATION')
+  assert.match(sse.message, /SseController\.events: @Sse\(\) option "maxPendingDataLength" takes a number of bytes/)
+})
+
+test("NestJS's @Sse() streams events as the plugin's does, with its options", async (t) => {
+  @nest.Controller('feed')
+  class Feed {
+    @nest.Sse() all () { return of({ data: { n: 1 } }, { data: 'two', type: 'x' }) }
+    @nest.Sse('posted', { method: nest.RequestMethod.POST, maxPendingDataLength: 1024 }) async * posted () { yield { data: 'p' } }
+  }
+  @nest.Module({ controllers: [Feed] })
+  class FeedModule {}
+  const app = await build(t, FeedModule)
+  const all = await app.inject('/feed')
+  assert.equal(all.headers['content-type'], 'text/event-stream')
+  assert.equal(all.body, '\nid: 1\ndata: {"n":1}\n\nevent: x\nid: 2\ndata: two\n\n')
+  const posted = await app.inject({ method: 'POST', url: '/feed/posted' })
+  assert.equal(posted.body, '\nid: 1\ndata: p\n\n')
 })
 
 test('reading is done once per class: a second application of the same classes gets the same answers', async (t) => {

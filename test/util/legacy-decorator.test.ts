@@ -8,7 +8,7 @@ import { controllerDefinition, routeDefinitions } from '../../plugin/decorators/
 
 const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,
-  Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, Cookies, SignedCookies, Session, createParamDecorator, HttpCode, Header, Redirect, Render, SerializeOptions,
+  Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, Cookies, SignedCookies, Session, createParamDecorator, HttpCode, Header, Redirect, Render, Sse, SerializeOptions,
   UseGuards, UsePipes, UseInterceptors, UseFilters, Catch, SetMetadata, Reflector, Version, RouteSchema, RouteConfig,
   RouteConstraints, Hook, UploadedFile, UploadedFiles, HostParam
 } = api
@@ -53,6 +53,7 @@ const decorators: Record<string, Array<[Function, object]>> = {
   Header: [[Header('x-a', 'b'), methodContext]],
   Redirect: [[Redirect('/'), methodContext]],
   Render: [[Render('index'), methodContext]],
+  Sse: [[Sse('events'), methodContext]],
   UseGuards: [[UseGuards(guard), methodContext], [UseGuards(guard), classContext]],
   UsePipes: [[UsePipes({ transform: (v: unknown) => v }), methodContext]],
   UseInterceptors: [[UseInterceptors({ intercept: () => undefined }), methodContext]],

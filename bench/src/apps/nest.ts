@@ -1,20 +1,27 @@
 import 'reflect-metadata'
 import {
   Body, Controller, Delete, Get, Headers, Inject, Injectable, Module, Param, ParseIntPipe, Post, Query,
-  Scope, UseGuards, UseInterceptors,
-  type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
+  Scope, Sse, UseGuards, UseInterceptors,
+  type CallHandler, type MessageEvent, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
 } from '@nestjs/common'
 import { NestFactory, REQUEST } from '@nestjs/core'
 import { FastifyAdapter, RouteSchema, type NestFastifyApplication } from '@nestjs/platform-fastify'
 import type { FastifyRequest } from 'fastify'
-import { map, type Observable } from 'rxjs'
-import { CONTROLLERS, TOKEN, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
+import { map, range, type Observable } from 'rxjs'
+import { CONTROLLERS, SSE_EVENTS, TOKEN, itemSchema, rxItem, sseData, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with NestJS on its Fastify adapter, compiled by tsc with metadata.
 
 @Controller()
 class HelloController {
   @Get('hello') hello () { return { hello: 'world' } }
+}
+
+@Controller()
+class EventsController {
+  @Sse('events') events (): Observable<MessageEvent> {
+    return range(0, SSE_EVENTS).pipe(map((n) => ({ data: sseData(n) })))
+  }
 }
 
 @Controller('users')
@@ -95,6 +102,8 @@ async function rootModule (name: AppName): Promise<Type> {
     'query-dto': async () => [(await import('./nest-cv.js')).SearchController],
     'rxjs-interceptor': () => [RxController],
     'request-scope': () => [ScopedController],
+    sse: () => [EventsController],
+    'sse-100': () => [EventsController],
     startup: startupControllers
   }
   const list = await controllers[name]()

@@ -87,6 +87,9 @@ async function rootModule (name: AppName): Promise<Type> {
     // rxjs too: loaded for this scenario only, as the plugin itself loads it only for intercepted routes.
     'rxjs-interceptor': async () => [(await import('./plugin-rx.js')).RxController],
     'request-scope': () => [ScopedController],
+    // rxjs too, for these scenarios only.
+    sse: async () => [(await import('./plugin-sse.js')).EventsController],
+    'sse-100': async () => [(await import('./plugin-sse.js')).EventsController],
     startup: startupControllers
   }
   const list = await controllers[name]()

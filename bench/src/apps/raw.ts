@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { CONTROLLERS, TOKEN, forbidden, itemSchema, rxItem, searchQuerySchema, type AppName, type Item, type Search } from '../scenarios.js'
+import { CONTROLLERS, SSE_EVENTS, TOKEN, forbidden, itemSchema, rxItem, searchQuerySchema, sseData, type AppName, type Item, type Search } from '../scenarios.js'
 
 // The benchmark apps written with plain Fastify: the limit the other targets are measured against.
 
@@ -17,6 +17,34 @@ function wrap (request: FastifyRequest, reply: FastifyReply, payload: unknown, d
 function createItem (request: FastifyRequest, reply: FastifyReply): void {
   const body = request.body as Item
   reply.code(201).send({ id: 1, name: body.name, qty: body.qty })
+}
+
+const eventHeaders = {
+  'content-type': 'text/event-stream',
+  connection: 'keep-alive',
+  'cache-control': 'private, no-cache, no-store, must-revalidate, max-age=0, no-transform',
+  pragma: 'no-cache',
+  expires: '0',
+  'x-accel-buffering': 'no'
+}
+
+// The same event stream written by hand on Node's response: each event formatted and written,
+// waiting for 'drain' when the socket is backed up.
+function streamEvents (request: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack()
+  const res = reply.raw
+  res.writeHead(200, eventHeaders)
+  res.write('\n')
+  let n = 0
+  const write = (): void => {
+    while (n < SSE_EVENTS) {
+      const text = `id: ${n + 1}\ndata: ${JSON.stringify(sseData(n))}\n\n`
+      n++
+      if (!res.write(text)) { res.once('drain', write); return }
+    }
+    res.end()
+  }
+  write()
 }
 
 class RequestContext {
@@ -81,6 +109,10 @@ async function routes (app: FastifyInstance, name: RawAppName): Promise<void> {
         const context = new RequestContext(request)
         reply.send({ requestId: context.id, count: context.touch() })
       })
+      return
+    case 'sse':
+    case 'sse-100':
+      app.get('/events', streamEvents)
       return
     case 'startup':
       for (let c = 0; c < CONTROLLERS; c++) resource(app, c, `/c${c}`)

@@ -1,0 +1,250 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { connect, type Socket } from 'node:net'
+import { Observable, interval, map, of, throwError, concat } from 'rxjs'
+import {
+  Module, Controller, Sse, Get, Header, HttpCode, Inject, Injectable, Scope, UseGuards, UseInterceptors, REQUEST,
+  NotFoundException, errors, type CallHandler, type ExecutionContext, type MessageEvent, type NestInterceptor
+} from '../../plugin/index.js'
+import { build } from '../helpers/app.js'
+import { collected } from '../helpers/gc.js'
+
+const tick = () => new Promise((resolve) => setImmediate(resolve))
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+// What the producers of the socket tests did, per test.
+const torn = { observable: 0, generator: 0, pulled: 0 }
+
+class Upper implements NestInterceptor {
+  intercept (ctx: ExecutionContext, next: CallHandler) {
+    return next.handle().pipe(map((event: MessageEvent) => ({ ...event, data: String(event.data).toUpperCase() })))
+  }
+}
+
+@Controller('events')
+class Events {
+  @Sse('observable') observable () {
+    return of<Array<MessageEvent | string>>({ data: { a: 1 } }, { data: 'two\nlines', type: 'note', id: 'x7', retry: 500 }, 'plain', { comment: 'hi' }, { data: 'numbered' })
+  }
+
+  @Sse('generator') async * generator () {
+    yield { data: 'one' }
+    await tick()
+    yield { data: 'two', type: 'last' }
+  }
+
+  @Sse('failing') failing () {
+    return concat(of({ data: 'ok' }), new Observable<MessageEvent>((s) => { setImmediate(() => s.error(new NotFoundException('gone away'))) }))
+  }
+
+  @Sse('crashing') async * crashing () {
+    yield { data: 'ok' }
+    await tick()
+    throw new Error('secret detail')
+  }
+
+  @Sse('early') early () { return throwError(() => new NotFoundException('no such feed')) }
+  @Sse('wrong') wrong () { return { data: 'not a stream' } }
+  @Sse('empty') empty () { return of() }
+
+  @Sse('shaped') @Header('x-extra', 'yes') @Header('cache-control', 'max-age=60') @HttpCode(203) shaped () { return of({ data: 'x' }) }
+
+  @Sse('upper') @UseInterceptors(Upper) upper () { return of({ data: 'a' }, { data: 'b' }) }
+  @Sse('upper-generator') @UseInterceptors(Upper) async * upperGenerator () { yield { data: 'c' }; yield { data: 'd' } }
+
+  @Sse('denied') @UseGuards({ canActivate: () => false }) denied () { return of({ data: 'x' }) }
+
+  @Sse('ticks') ticks () {
+    return new Observable<MessageEvent>((subscriber) => {
+      const timer = setInterval(() => subscriber.next({ data: 'tick' }), 5)
+      return () => { clearInterval(timer); torn.observable++ }
+    })
+  }
+
+  @Sse('flood') flood () {
+    return interval(1).pipe(map(() => ({ data: 'x'.repeat(32 * 1024) })), (source) => new Observable<MessageEvent>((s) => {
+      const sub = source.subscribe(s)
+      return () => { sub.unsubscribe(); torn.observable++ }
+    }))
+  }
+
+  @Sse('pulled') async * pulled () {
+    try {
+      for (;;) {
+        torn.pulled++
+        yield { data: 'y'.repeat(16 * 1024) }
+      }
+    } finally {
+      torn.generator++
+    }
+  }
+
+  @Get('ping') ping () { return 'pong' }
+}
+
+const releases: Array<WeakRef<object>> = []
+
+@Injectable({ scope: Scope.REQUEST })
+class PerRequest {
+  constructor (@Inject(REQUEST) readonly req: object) { releases.push(new WeakRef(this)) }
+}
+
+@Controller('scoped')
+class Scoped {
+  constructor (@Inject(PerRequest) readonly perRequest: PerRequest) {}
+  @Sse() stream () { return interval(5).pipe(map((n) => ({ data: n }))) }
+}
+
+@Module({ controllers: [Events, Scoped], providers: [PerRequest] })
+class EventsModule {}
+
+test('@Sse(): an Observable streams text/event-stream with the headers NestJS sends', async (t) => {
+  const app = await build(t, EventsModule)
+  const res = await app.inject('/events/observable')
+  assert.equal(res.statusCode, 200)
+  assert.equal(res.headers['content-type'], 'text/event-stream')
+  assert.equal(res.headers['cache-control'], 'private, no-cache, no-store, must-revalidate, max-age=0, no-transform')
+  assert.equal(res.headers.connection, 'keep-alive')
+  assert.equal(res.headers.pragma, 'no-cache')
+  assert.equal(res.headers.expires, '0')
+  assert.equal(res.headers['x-accel-buffering'], 'no')
+  assert.equal(res.body, '\n' +
+    'id: 1\ndata: {"a":1}\n\n' +
+    'event: note\nid: x7\nretry: 500\ndata: two\ndata: lines\n\n' +
+    'id: 2\ndata: plain\n\n' +
+    ': hi\n\n' +
+    'id: 3\ndata: numbered\n\n')
+})
+
+test('@Sse(): an async iterable streams its events', async (t) => {
+  const app = await build(t, EventsModule)
+  const res = await app.inject('/events/generator')
+  assert.equal(res.headers['content-type'], 'text/event-stream')
+  assert.equal(res.body, '\nid: 1\ndata: one\n\nevent: last\nid: 2\ndata: two\n\n')
+  const empty = await app.inject('/events/empty')
+  assert.equal(empty.statusCode, 200)
+  assert.equal(empty.body, '\n')
+})
+
+test('@Sse(): an error once the stream has begun ends it with an error event', async (t) => {
+  const app = await build(t, EventsModule)
+  const http = await app.inject('/events/failing')
+  assert.equal(http.statusCode, 200)
+  assert.equal(http.body, '\nid: 1\ndata: ok\n\nevent: error\nid: 2\ndata: gone away\n\n')
+  // Any other error does not show its message.
+  const crash = await app.inject('/events/crashing')
+  assert.equal(crash.body, '\nid: 1\ndata: ok\n\nevent: error\nid: 2\ndata: Internal server error\n\n')
+})
+
+test('@Sse(): an error before the stream begins goes to the exception filters; a result that is no stream is a 500', async (t) => {
+  const logs: string[] = []
+  const app = await build(t, EventsModule, {}, (app) => app.addHook('onError', async (req, reply, error) => { logs.push(error.message) }))
+  const early = await app.inject('/events/early')
+  assert.equal(early.statusCode, 404)
+  assert.deepEqual(early.json(), { statusCode: 404, message: 'no such feed', error: 'Not Found' })
+  const wrong = await app.inject('/events/wrong')
+  assert.equal(wrong.statusCode, 500)
+  assert.match(logs.at(-1)!, /^Events\.wrong is an @Sse\(\) route and returned .*: return an Observable or an async iterable of MessageEvent/)
+  assert.equal(errors.ERR_INVALID_EVENT_STREAM.name, 'FastifyError')
+  assert.equal((await app.inject('/events/ping')).body, 'pong')
+})
+
+test('@Sse(): @Header() and @HttpCode() apply, the event-stream headers win; interceptors see each event; guards answer first', async (t) => {
+  const app = await build(t, EventsModule)
+  const shaped = await app.inject('/events/shaped')
+  assert.equal(shaped.statusCode, 203)
+  assert.equal(shaped.headers['x-extra'], 'yes')
+  assert.equal(shaped.headers['cache-control'], 'private, no-cache, no-store, must-revalidate, max-age=0, no-transform')
+  assert.equal((await app.inject('/events/upper')).body, '\nid: 1\ndata: A\n\nid: 2\ndata: B\n\n')
+  assert.equal((await app.inject('/events/upper-generator')).body, '\nid: 1\ndata: C\n\nid: 2\ndata: D\n\n')
+  const denied = await app.inject('/events/denied')
+  assert.equal(denied.statusCode, 403)
+  assert.equal(denied.headers['content-type'], 'application/json; charset=utf-8')
+})
+
+test('@Sse() refuses a path or limit it cannot use, naming the fix', () => {
+  assert.throws(() => Sse(5 as unknown as string), /@Sse\(\) takes a path string, given number 5/)
+  assert.throws(() => Sse('x', { maxPendingDataLength: -1 }), /maxPendingDataLength.*0 or Infinity for no limit/)
+  assert.throws(() => Sse('x', null as never), /@Sse\(\) takes \{ maxPendingDataLength \}/)
+})
+
+// A raw HTTP/1.1 client over loopback: what it reads, and its socket.
+async function open (port: number, path: string, read = true): Promise<{ socket: Socket, text: () => string, until: (s: string) => Promise<void> }> {
+  const socket = connect(port, '127.0.0.1')
+  let text = ''
+  if (read) socket.on('data', (chunk) => { text += chunk.toString() })
+  else socket.pause()
+  await new Promise((resolve) => socket.once('connect', resolve))
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n`)
+  return {
+    socket,
+    text: () => text,
+    until: async (s) => { while (!text.includes(s)) await wait(5) }
+  }
+}
+
+async function listen (t: import('node:test').TestContext) {
+  const app = await build(t, EventsModule)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return { app, port: (app.server.address() as { port: number }).port }
+}
+
+test('@Sse() over a socket: a client that goes away is unsubscribed; the server keeps serving', async (t) => {
+  const { app, port } = await listen(t)
+  const before = torn.observable
+  const client = await open(port, '/events/ticks')
+  await client.until('id: 2\ndata: tick')
+  assert.match(client.text(), /^HTTP\/1\.1 200 OK\r\n[^]*content-type: text\/event-stream/i)
+  client.socket.destroy()
+  while (torn.observable === before) await wait(5)
+  // A half-closed client: the server ends the stream too.
+  const half = await open(port, '/events/ticks')
+  await half.until('data: tick')
+  half.socket.end()
+  while (torn.observable === before + 1) await wait(5)
+  assert.equal((await app.inject('/events/ping')).body, 'pong')
+})
+
+test('@Sse() over a socket: request-scoped instances are released once the client leaves', async (t) => {
+  const { port } = await listen(t)
+  const client = await open(port, '/scoped')
+  await client.until('data: 2')
+  assert.equal(releases.length, 1)
+  client.socket.destroy()
+  await wait(50)
+  let gone = false
+  for (let i = 0; i < 20 && !gone; i++) { gone = (await collected(releases))[0]; await wait(10) }
+  assert.ok(gone, 'the request-scoped provider was kept after the client left')
+})
+
+test('@Sse() over a socket: an Observable client that stops reading is dropped past maxPendingDataLength', async (t) => {
+  const { app, port } = await listen(t)
+  const warnings: string[] = []
+  const warn = app.log.warn.bind(app.log)
+  app.log.warn = ((...args: unknown[]) => { warnings.push(String(args[0])) }) as typeof app.log.warn
+  t.after(() => { app.log.warn = warn })
+  const before = torn.observable
+  const client = await open(port, '/events/flood', false)
+  const closed = new Promise((resolve) => client.socket.once('close', resolve))
+  client.socket.on('error', () => {})
+  while (torn.observable === before) await wait(10)
+  assert.match(warnings.join('\n'), /not reading: \d+ bytes of events wait for it, more than the 4194304 allowed/)
+  client.socket.resume()
+  await closed
+  assert.equal((await app.inject('/events/ping')).body, 'pong')
+})
+
+test('@Sse() over a socket: an async iterable is read only as fast as its client reads, and ended when it leaves', async (t) => {
+  const { port } = await listen(t)
+  const generators = torn.generator
+  torn.pulled = 0
+  const client = await open(port, '/events/pulled', false)
+  await wait(300)
+  const pulled = torn.pulled
+  await wait(200)
+  // Stalled: the socket's buffers and the stream's are full, nothing more is read from the generator.
+  assert.equal(torn.pulled, pulled)
+  assert.ok(pulled < 1000, `${pulled} events were read for a client that reads nothing`)
+  client.socket.destroy()
+  while (torn.generator === generators) await wait(5)
+})
