@@ -58,15 +58,16 @@ export type {
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
   CustomDecorator, DecoratorPluginOptions, DiscoverableDecorator, DiscoveryOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
-  ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
+  ExcludedRoute, ExistingProvider, FactoryProvider, GlobalPrefixOptions, InterceptorLike, IntrospectionResult, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
   HttpExceptionOptions, InjectableOptions, InjectionToken, InstanceWrapper, ModuleImport, ModuleMetadata, ModulePlugin,
   ModuleRefGetOptions, ModuleWrapper, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
   OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
   Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, RequestUser,
-  RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, StreamableFileOptions, Type,
+  RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, Routes, RouteTree, ScopeName, StreamableFileOptions, Type,
   UploadedFileInfo, UploadedFileOptions, ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions,
   VersionValue
 } from '../types/index.js'
-export type { FastifyPlugin, GlobalPrefixOptions, HttpAdapter, INestApplication, INestApplicationContext, NestApplicationOptions, NestFastifyApplication } from '../types/application.js'
-export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule, RouteInfo } from '../types/middleware.js'
+export type { FastifyPlugin, HttpAdapter, INestApplication, INestApplicationContext, NestApplicationOptions, NestFastifyApplication } from '../types/application.js'
+export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule } from '../types/middleware.js'
+export type { RouteInfo } from '../types/index.js'
 export type { LoggerService, LogLevel } from '../types/logger.js'

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type { LoggerService, LogLevel } from './logger.js'
 import type {
-  CanActivate, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
+  CanActivate, GlobalPrefixOptions, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from './index.js'
 
 /** A Fastify plugin as `register()` takes it: a function, or an ES module of one. */
@@ -11,9 +11,6 @@ export type FastifyPlugin<Options extends FastifyPluginOptions = any> =
   | FastifyPluginCallback<Options>
   | FastifyPluginAsync<Options>
   | Promise<{ default: FastifyPluginCallback<Options> | FastifyPluginAsync<Options> }>
-
-/** `setGlobalPrefix(prefix, options)`: NestJS's `exclude` list is not supported (it fails with a message). */
-export interface GlobalPrefixOptions { exclude?: never }
 
 /**
  * The options of `createNestApplication(adapter?, options)` that apply here, as NestJS names them;

@@ -132,7 +132,7 @@ export async function applyMiddleware (container: Container, modules: ModuleNode
   for (const { route, cls } of routes) {
     const steps: Step[] = []
     for (const configuration of configurations) {
-      const when = applies(configuration, route, cls)
+      const when = applies(configuration, route, cls, paths.prefix)
       if (when === false) continue
       for (const item of bindings.get(configuration)!) {
         steps.push({ name: typeof item === 'function' ? item.name || 'anonymous middleware' : item.definition.useClass?.name ?? String(item.token), when: when === true ? undefined : when, get: await getter(item, container) })
@@ -153,28 +153,38 @@ async function getter (item: Binding | Middleware, container: Container): Promis
 }
 
 /** Whether a configuration's middleware runs on a route: always, never, or as the request decides. */
-function applies (configuration: Configuration, route: RoutePlan, cls: Type): boolean | Condition {
-  const included = combine(configuration.routes.map((target) => verdict(target, route, cls)))
+function applies (configuration: Configuration, route: RoutePlan, cls: Type, prefix: string): boolean | Condition {
+  const included = combine(configuration.routes.map((target) => verdict(target, route, cls, prefix)))
   if (included === false) return false
-  const excluded = combine(configuration.excluded.map((target) => verdict(target, route, cls)))
+  const excluded = combine(configuration.excluded.map((target) => verdict(target, route, cls, prefix)))
   if (excluded === true) return false
   if (excluded === false) return included
   return included === true ? (request) => !excluded(request) : (request) => included(request) && !excluded(request)
 }
 
-function verdict (target: Target, route: RoutePlan, cls: Type): boolean | Condition {
+/**
+ * The URL a route is matched on: patterns are relative to the global prefix, and a route served
+ * without it (the prefix's `exclude`) is matched as if below it, as NestJS mounts such a route's
+ * middleware outside the prefix.
+ */
+function matchedUrl (route: RoutePlan, prefix: string): string {
+  return route.unprefixed === true ? joinPath(prefix) + route.fullUrl : route.fullUrl
+}
+
+function verdict (target: Target, route: RoutePlan, cls: Type, prefix: string): boolean | Condition {
   if ('controller' in target) return target.controller === cls
   const { pattern, method } = target
   const methods = method === undefined ? undefined : requestMethods(method, route.methods)
   const byMethod = methods === undefined ? 'yes' : methodVerdict(methods, route.methods)
-  const byPath = matchRoute(pattern, route.fullUrl)
+  const url = matchedUrl(route, prefix)
+  const byPath = matchRoute(pattern, url)
   if (byMethod === 'no' || byPath === 'no') return false
   if (byMethod === 'yes' && byPath === 'yes') return true
   const sameMethod = (request: FastifyRequest): boolean => methods!.includes(request.method)
   if (byPath === 'yes') return sameMethod
   // Judged by what the router matched, never by the raw URL: every spelling Fastify routes here
   // (`#x`, `//`, `%2F`, case, a trailing slash) is judged by the path its handler answers.
-  const routed = routedPath(route.fullUrl)
+  const routed = routedPath(url)
   const samePath = (request: FastifyRequest): boolean => matchPath(pattern, routed(request.params as Record<string, string>))
   return byMethod === 'yes' ? samePath : (request) => sameMethod(request) && samePath(request)
 }

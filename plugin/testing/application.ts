@@ -2,9 +2,9 @@ import { registerRequest } from '../decorators/context-id.js'
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
   CanActivate, Container as PublicContainer, ContextId, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken,
-  InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
+  GlobalPrefixOptions, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
-import type { FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
+import type { FastifyPlugin, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../common/fastify-adapter.js'
@@ -14,6 +14,7 @@ import { describe } from '../util/describe.js'
 import { shutdownSignalsOf } from '../extras/shutdown-signals.js'
 import { getIn, resolveIn } from './lookup.js'
 import { loadCors } from './cors.js'
+import { globalPrefix } from '../routing/global-prefix.js'
 
 /** What an application needs from the compiled module it serves. */
 export interface ApplicationSource {
@@ -185,10 +186,13 @@ export class TestingApplication implements NestFastifyApplication {
 
   setGlobalPrefix (prefix: string, options?: GlobalPrefixOptions): this {
     this.#unstarted('setGlobalPrefix()')
-    if (options !== undefined && (options as Record<string, unknown>)?.exclude !== undefined) {
-      throw new ERR_INVALID_OPTIONS('setGlobalPrefix(prefix, { exclude }): excluding routes from the prefix is not supported; serve those routes from a plain Fastify route or another controller path.')
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      throw new ERR_INVALID_OPTIONS(`setGlobalPrefix(prefix, options?): options must be { exclude: [...] }, given ${describe(options)}.`)
     }
+    // Checked now, where the call is; the plugin reads them as its prefix and prefixExclude options.
+    globalPrefix(prefix, options?.exclude, { prefix: 'setGlobalPrefix(prefix): prefix', exclude: 'setGlobalPrefix(prefix, { exclude }): exclude' })
     this.#options.prefix = prefix
+    this.#options.prefixExclude = options?.exclude
     return this
   }
 
