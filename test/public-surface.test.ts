@@ -89,6 +89,7 @@ const mainExports = [
   'RouteConfig',
   'RouteConstraints',
   'RouteSchema',
+  'RouterModule',
   'Scope',
   'SerializeOptions',
   'ServiceUnavailableException',
