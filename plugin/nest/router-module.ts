@@ -16,7 +16,10 @@ export async function adoptRouterModule (dynamic: DynamicModule): Promise<void> 
   if (core === undefined || core.RouterModule !== dynamic.module) return
   const providers = dynamic.providers ?? []
   dynamic.module = RouterModule
-  dynamic.providers = providers.map((provider) => (provider as { provide?: unknown }).provide === core.ROUTES
+  // Its ROUTES token is not among @nestjs/core's exports: the symbol is known by its description.
+  dynamic.providers = providers.map((provider) => isRoutesToken((provider as { provide?: unknown }).provide)
     ? { provide: kRouterRoutes, useValue: (provider as { useValue?: unknown }).useValue }
     : provider)
 }
+
+const isRoutesToken = (token: unknown): boolean => typeof token === 'symbol' && token.description === 'ROUTES'
