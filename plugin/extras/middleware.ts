@@ -58,12 +58,12 @@ class Consumer implements MiddlewareConsumer {
     let excluded: Target[] = []
     const proxy: MiddlewareConfigProxy = {
       exclude: (...routes) => {
-        excluded = routes.map((route, index) => this.#target(route, `${this.#module.name}.configure(): exclude() entry ${index}`, false))
+        excluded = routes.flatMap((route, index) => this.#targets(route, `${this.#module.name}.configure(): exclude() entry ${index}`, false))
         return proxy
       },
       forRoutes: (...routes) => {
         if (routes.length === 0) throw new ERR_INVALID_DECLARATION(`${this.#module.name}.configure(): forRoutes() needs at least one path, controller or { path, method }.`)
-        const targets = routes.map((route, index) => this.#target(route, `${this.#module.name}.configure(): forRoutes() entry ${index}`, true))
+        const targets = routes.flatMap((route, index) => this.#targets(route, `${this.#module.name}.configure(): forRoutes() entry ${index}`, true))
         this.configurations.push({ module: this.#module, middleware, routes: targets, excluded })
         return this
       }
@@ -71,28 +71,33 @@ class Consumer implements MiddlewareConsumer {
     return proxy
   }
 
-  #target (route: unknown, where: string, controllers: boolean): Target {
-    if (typeof route === 'string') return { pattern: this.#pattern(route, undefined, where) }
+  #targets (route: unknown, where: string, controllers: boolean): Target[] {
+    if (typeof route === 'string') return this.#patterns(route, undefined, where).map((pattern) => ({ pattern }))
     if (typeof route === 'function' && controllers) {
       if (controllerDefinition(route) === undefined) throw new ERR_INVALID_DECLARATION(`${where} is the class ${route.name}, which is not a @Controller(); give a controller, a path or { path, method }.`)
-      return { controller: route as Type }
+      return [{ controller: route as Type }]
     }
     const info = route as RouteInfo
     if (typeof info?.path !== 'string' || !(info.method in RequestMethod || (info.method as number) === -1)) {
       const kinds = controllers ? 'a path, a controller or { path, method: RequestMethod.GET }' : 'a path or { path, method: RequestMethod.GET }'
       throw new ERR_INVALID_DECLARATION(`${where} is ${describe(route)}; give ${kinds}.`)
     }
-    return { pattern: this.#pattern(info.path, info.version, where), method: httpMethod(info.method) }
+    const method = httpMethod(info.method)
+    return this.#patterns(info.path, info.version, where).map((pattern) => ({ pattern, method }))
   }
 
-  // Patterns are relative to the app's prefix (and, under URI versioning, a version's segment), as in NestJS.
-  #pattern (path: string, version: VersionValue | undefined, where: string): PathPattern {
+  // Patterns are relative to the app's prefix (and, under URI versioning, a version's segment), as
+  // in NestJS: a path given without a version stands for the routes without one and, when
+  // versioning has a defaultVersion, for those served under it.
+  #patterns (path: string, version: VersionValue | undefined, where: string): PathPattern[] {
     const { prefix, versioning } = this.#paths
-    const segment = versioning?.type === 'uri' && typeof version === 'string'
-      ? `${versioning.prefix === false ? '' : versioning.prefix ?? 'v'}${version}`
-      : ''
     const all = parsePattern(path, where).all
-    return parsePattern(all && prefix === '' && segment === '' ? path : joinPath(prefix, segment, all ? '{*path}' : path), where)
+    const uri = versioning?.type === 'uri' ? versioning : undefined
+    const versions: unknown[] = uri === undefined || all ? [undefined] : version === undefined ? [undefined, ...[uri.defaultVersion ?? []].flat()] : [version]
+    return versions.map((one) => {
+      const segment = uri !== undefined && typeof one === 'string' ? `${uri.prefix === false ? '' : uri.prefix ?? 'v'}${one}` : ''
+      return parsePattern(all && prefix === '' && segment === '' ? path : joinPath(prefix, segment, all ? '{*path}' : path), where)
+    })
   }
 }
 
