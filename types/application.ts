@@ -6,6 +6,15 @@ import type {
   CanActivate, GlobalPrefixOptions, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from './index.js'
 
+/**
+ * What `enableCors()` takes, as NestJS's Fastify adapter does: @fastify/cors's options, a function
+ * of the Fastify instance that gives them, or @fastify/cors's delegate `(request, callback)`.
+ */
+type CorsOptions =
+  | Record<string, unknown>
+  | ((instance: FastifyInstance) => unknown)
+  | ((request: any, callback: (error: Error | null, options?: Record<string, unknown>) => void) => void)
+
 /** A Fastify plugin as `register()` takes it: a function, or an ES module of one. */
 export type FastifyPlugin<Options extends FastifyPluginOptions = any> =
   | FastifyPluginCallback<Options>
@@ -21,8 +30,8 @@ export interface NestApplicationOptions {
   logger?: LoggerService | LogLevel[] | false
   /** Holds `Logger` lines back until `useLogger()` or `flushLogs()`. */
   bufferLogs?: boolean
-  /** `enableCors()`: true, or @fastify/cors's options. */
-  cors?: boolean | Record<string, unknown>
+  /** `enableCors()`: true (its defaults), or what enableCors() takes. */
+  cors?: boolean | CorsOptions
 }
 
 /** The part of NestJS's HTTP adapter that applications and specs use. */
@@ -75,8 +84,8 @@ export interface INestApplication extends INestApplicationContext {
    * list when none are given), `close()` runs the shutdown hooks with the signal's name.
    */
   enableShutdownHooks(signals?: Array<NodeJS.Signals | (string & Record<never, never>)>): this
-  /** Registers @fastify/cors (an optional peer dependency) with its options. */
-  enableCors(options?: Record<string, unknown>): this
+  /** Registers @fastify/cors (an optional peer dependency) with its options, before the application's routes. */
+  enableCors(options?: CorsOptions): this
 }
 
 /** The Fastify flavour of the application, as `@nestjs/platform-fastify` names it. */

@@ -37,6 +37,18 @@ type Options = Omit<DecoratorPluginOptions, 'module' | 'overrides'> & {
   globalFilters: Array<EnhancerEntry<ExceptionFilter>>
 }
 
+type CorsOptions = NonNullable<Parameters<NestFastifyApplication['enableCors']>[0]>
+
+/**
+ * The options register() is given for @fastify/cors, as NestJS's adapter reads enableCors(): a
+ * function taking fewer than two parameters is called with the instance for them; one taking two
+ * is @fastify/cors's delegate, given as a function returning it (register() would call it).
+ */
+function corsOptions (options: CorsOptions, instance: FastifyInstance): Record<string, unknown> | (() => unknown) {
+  const resolved = typeof options === 'function' && options.length < 2 ? (options as (instance: FastifyInstance) => unknown)(instance) : options
+  return typeof resolved === 'function' ? () => resolved : resolved as Record<string, unknown>
+}
+
 /** What `listen()` calls back with, as Fastify's own listen() does. */
 type ListenCallback = (error: Error | null, address: string) => void
 
@@ -55,7 +67,7 @@ export class TestingApplication implements NestFastifyApplication {
   readonly #fastify: FastifyInstance
   readonly #options: Options = { globalGuards: [], globalPipes: [], globalInterceptors: [], globalFilters: [] }
   #flushOnUseLogger = false
-  #cors: { plugin: FastifyPluginCallback<any>, options: Record<string, unknown> } | undefined
+  #cors: { plugin: FastifyPluginCallback<any>, options: CorsOptions } | undefined
   #starting: Promise<void> | undefined
   #started = false
   #closing: Promise<void> | undefined
@@ -82,7 +94,7 @@ export class TestingApplication implements NestFastifyApplication {
 
   async #start (): Promise<void> {
     // Before the plugin, so that its onRequest hook answers preflights for every route.
-    if (this.#cors) await this.#fastify.register(this.#cors.plugin, this.#cors.options)
+    if (this.#cors) await this.#fastify.register(this.#cors.plugin, corsOptions(this.#cors.options, this.#fastify))
     await this.#fastify.register(decoratorPlugin, { ...this.#source.pluginOptions(), ...this.#options })
     await this.#fastify.ready()
     this.#started = true
@@ -174,11 +186,14 @@ export class TestingApplication implements NestFastifyApplication {
     return this
   }
 
-  /** Registers @fastify/cors (an optional peer) with `options` on the application's instance. */
-  enableCors (options: Record<string, unknown> = {}): this {
+  /**
+   * Registers @fastify/cors (an optional peer) on the application's instance: with its options, a
+   * function of the instance that gives them, or its delegate `(request, callback)`.
+   */
+  enableCors (options: CorsOptions = {}): this {
     this.#unstarted('enableCors()')
-    if (options === null || typeof options !== 'object') {
-      throw new ERR_INVALID_OPTIONS(`enableCors() takes @fastify/cors's options such as { origin: 'https://example.com' }, given ${describe(options)}.`)
+    if (options === null || (typeof options !== 'object' && typeof options !== 'function')) {
+      throw new ERR_INVALID_OPTIONS(`enableCors() takes @fastify/cors's options such as { origin: 'https://example.com' }, a function of the Fastify instance that gives them, or a delegate (request, callback), given ${describe(options)}.`)
     }
     this.#cors = { plugin: loadCors(), options }
     return this
