@@ -17,6 +17,7 @@ export { MetadataScanner } from './di/metadata-scanner.js'
 export { ModulesContainer } from './di/modules-container.js'
 export { ContextIdFactory } from './decorators/context-id.js'
 export { ConfigurableModuleBuilder } from './decorators/configurable-module.js'
+export { RouterModule } from './decorators/router-module.js'
 export { REQUEST, FASTIFY, VERSION_NEUTRAL, INQUIRER, APP_GUARD, APP_PIPE, APP_INTERCEPTOR, APP_FILTER } from './util/tokens.js'
 export { Controller, Get, Post, Put, Patch, Delete, Options, Head, All } from './decorators/controller.js'
 export { Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, Cookies, SignedCookies, Session, createParamDecorator } from './decorators/params.js'
@@ -60,15 +61,16 @@ export type {
   ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleHost,
   ConfigurableModuleOptionsFactory, Container, ContextId, ContextType, ControllerOptions, CreateDecoratorOptions,
   CustomDecorator, DecoratorPluginOptions, DiscoverableDecorator, DiscoveryOptions, DynamicModule, EnhancerEntry, ExceptionFilter, ExecutionContext,
-  ExistingProvider, FactoryProvider, InterceptorLike, IntrospectionResult, MessageEvent, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
+  ExcludedRoute, ExistingProvider, FactoryProvider, GlobalPrefixOptions, InterceptorLike, IntrospectionResult, MessageEvent, NestScopeValue, RpcArgumentsHost, WsArgumentsHost, ForwardReference, HandleResult, HookName, HttpArgumentsHost,
   ContextInstance, HttpExceptionOptions, InjectableOptions, InjectionToken, InstanceWrapper, LazyModuleLoaderLoadOptions, ModuleImport, ModuleMetadata, ModulePlugin,
   ModuleRefGetOptions, ModuleWrapper, NestInterceptor, ObservableLike, OnApplicationBootstrap, OnApplicationShutdown,
   OnModuleDestroy, OnModuleInit, OperatorLike, OptionalFactoryDependency, ParseArrayOptions, ParsePipeOptions,
   Pipeable, PipeTransform, PrefixTrailingSlash, Provider, ReflectableDecorator, RequestUser,
-  RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, ScopeName, SseOptions, StreamableFileOptions, Type,
+  RouteConfigOptions, RouteConstraintsOptions, RouteSchemaOptions, Routes, RouteTree, ScopeName, SseOptions, StreamableFileOptions, Type,
   UploadedFileInfo, UploadedFileOptions, ValidationError, ValidationPipeOptions, ValueProvider, VersioningOptions,
   VersionValue
 } from '../types/index.js'
-export type { BodyParser, BodyParserOptions, FastifyPlugin, GlobalPrefixOptions, HttpAdapter, INestApplication, INestApplicationContext, NestApplicationOptions, NestFastifyApplication } from '../types/application.js'
-export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule, RouteInfo } from '../types/middleware.js'
+export type { BodyParser, BodyParserOptions, FastifyPlugin, HttpAdapter, INestApplication, INestApplicationContext, NestApplicationOptions, NestFastifyApplication } from '../types/application.js'
+export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule } from '../types/middleware.js'
+export type { RouteInfo } from '../types/index.js'
 export type { LoggerService, LogLevel } from '../types/logger.js'

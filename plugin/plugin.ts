@@ -26,6 +26,8 @@ import { describe } from './util/describe.js'
 import { kApplication } from './util/symbols.js'
 import { internalOptions, type InternalOptions } from './di/internal-options.js'
 import { applyMiddleware } from './extras/middleware.js'
+import { globalPrefix } from './routing/global-prefix.js'
+import { modulePaths } from './routing/module-paths.js'
 import { addRequestContext, useAppLogger } from './extras/logger.js'
 import { DtoSchemas } from './validation/dto-registry.js'
 import { hasMethod } from './util/has-method.js'
@@ -42,9 +44,7 @@ function validateOptions (options: DecoratorPluginOptions): void {
   if (!isModule(options.module)) {
     throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "module" must be a class decorated with @Module() (the root module), given ${describe(options.module)}. ${notAModuleHint(options.module, 'list it in the root module\'s providers')}`)
   }
-  if (options.prefix !== undefined && typeof options.prefix !== 'string') {
-    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "prefix" must be a string, given ${describe(options.prefix)}.`)
-  }
+  globalPrefix(options.prefix, options.prefixExclude)
   checkTrailingSlash(options.prefixTrailingSlash, (message) => new ERR_INVALID_OPTIONS(message), 'decoratorPlugin option')
   for (const list of enhancerLists) {
     const entries = options[list]
@@ -80,11 +80,14 @@ function checkNotRegistered (app: FastifyInstance): void {
  * keep its whole scope, every scan and plan, alive for as long as the app runs.
  */
 function routerContext (app: FastifyInstance, options: DecoratorPluginOptions, container: Container, refs: EnhancerRefs, versioning: Versioning, globals: EnhancerRefLists): RouterContext {
+  const prefix = globalPrefix(options.prefix, options.prefixExclude)
   return {
     container,
     refs,
     versioning,
-    prefix: options.prefix ?? '',
+    prefix: prefix.path,
+    excludes: prefix.excludes,
+    modulePaths: modulePaths(container.graph),
     prefixTrailingSlash: options.prefixTrailingSlash ?? 'no-slash',
     ignoreTrailingSlash: app.initialConfig.routerOptions?.ignoreTrailingSlash === true || app.initialConfig.ignoreTrailingSlash === true,
     uriVersioning: options.versioning?.type === 'uri',
@@ -195,7 +198,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     await refs.fill()
     // Before the app is ready, while the routes' hooks can still be added to.
     if (serving) {
-      await applyMiddleware(container, modules, plans, { prefix: options.prefix ?? '', versioning: options.versioning })
+      await applyMiddleware(container, modules, plans, { prefix: ctx.prefix, versioning: options.versioning })
       addRequestContext(plans.flatMap((plan) => plan.routes))
       useAppLogger(root)
     }

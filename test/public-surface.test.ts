@@ -91,6 +91,7 @@ const mainExports = [
   'RouteConfig',
   'RouteConstraints',
   'RouteSchema',
+  'RouterModule',
   'Scope',
   'SerializeOptions',
   'ServiceUnavailableException',

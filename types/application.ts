@@ -3,17 +3,23 @@
 import type { FastifyInstance, FastifyRequest, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type { LoggerService, LogLevel } from './logger.js'
 import type {
-  CanActivate, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
+  CanActivate, GlobalPrefixOptions, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from './index.js'
+
+/**
+ * What `enableCors()` takes, as NestJS's Fastify adapter does: @fastify/cors's options, a function
+ * of the Fastify instance that gives them, or @fastify/cors's delegate `(request, callback)`.
+ */
+type CorsOptions =
+  | Record<string, unknown>
+  | ((instance: FastifyInstance) => unknown)
+  | ((request: any, callback: (error: Error | null, options?: Record<string, unknown>) => void) => void)
 
 /** A Fastify plugin as `register()` takes it: a function, or an ES module of one. */
 export type FastifyPlugin<Options extends FastifyPluginOptions = any> =
   | FastifyPluginCallback<Options>
   | FastifyPluginAsync<Options>
   | Promise<{ default: FastifyPluginCallback<Options> | FastifyPluginAsync<Options> }>
-
-/** `setGlobalPrefix(prefix, options)`: NestJS's `exclude` list is not supported (it fails with a message). */
-export interface GlobalPrefixOptions { exclude?: never }
 
 /**
  * The options of `createNestApplication(adapter?, options)` that apply here, as NestJS names them;
@@ -24,8 +30,8 @@ export interface NestApplicationOptions {
   logger?: LoggerService | LogLevel[] | false
   /** Holds `Logger` lines back until `useLogger()` or `flushLogs()`. */
   bufferLogs?: boolean
-  /** `enableCors()`: true, or @fastify/cors's options. */
-  cors?: boolean | Record<string, unknown>
+  /** `enableCors()`: true (its defaults), or what enableCors() takes. */
+  cors?: boolean | CorsOptions
   /** Keep the bytes of JSON and form bodies as `request.rawBody` (a Buffer), as NestJS does. */
   rawBody?: boolean
 }
@@ -89,8 +95,8 @@ export interface INestApplication extends INestApplicationContext {
    * list when none are given), `close()` runs the shutdown hooks with the signal's name.
    */
   enableShutdownHooks(signals?: Array<NodeJS.Signals | (string & Record<never, never>)>): this
-  /** Registers @fastify/cors (an optional peer dependency) with its options. */
-  enableCors(options?: Record<string, unknown>): this
+  /** Registers @fastify/cors (an optional peer dependency) with its options, before the application's routes. */
+  enableCors(options?: CorsOptions): this
 }
 
 /** The Fastify flavour of the application, as `@nestjs/platform-fastify` names it. */

@@ -74,6 +74,19 @@ export interface DynamicModule extends ModuleMetadata {
   global?: boolean
 }
 
+/**
+ * One route of `RouterModule.register()`: `module`'s controllers are served under `path` (after
+ * the global prefix and a URI version); `children` are served under it, each a route of its own
+ * (its path added to this one) or a module class (served under this path).
+ */
+export interface RouteTree {
+  path: string
+  module?: Type
+  children?: Array<RouteTree | Type>
+}
+
+export type Routes = RouteTree[]
+
 /** A class that makes a configurable module's options: `create()` unless `setFactoryMethodName()` names another method. */
 export type ConfigurableModuleOptionsFactory<ModuleOptions, FactoryClassMethodKey extends string = 'create'> =
   Record<`${FactoryClassMethodKey}`, () => ModuleOptions | Promise<ModuleOptions>>
@@ -299,11 +312,38 @@ export type VersioningOptions =
   /** `extractor` runs while Fastify routes the request, so it gets Node's request (`headers`, `url`, `method`). */
   | { type: 'custom', extractor: (request: FastifyRequest['raw']) => string | string[] | undefined, defaultVersion?: VersionValue }
 
+/** A RequestMethod's value. */
+type RequestMethodValue = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15
+
+/** A route in forRoutes()/exclude(): a path pattern and a method (`version`: a URI version). */
+export interface RouteInfo {
+  path: string
+  method: RequestMethodValue
+  version?: VersionValue
+}
+
+/**
+ * `setGlobalPrefix(prefix, options)`: `exclude` lists the routes served without the prefix, each a
+ * path pattern (every method) or `{ path, method }` (one `RequestMethod`, or `RequestMethod.ALL`).
+ */
+export interface GlobalPrefixOptions {
+  exclude?: ExcludedRoute[]
+}
+
+/** A route served without the global prefix: a path pattern (every method) or `{ path, method }`. */
+export type ExcludedRoute = string | RouteInfo
+
 export interface DecoratorPluginOptions {
   /** The root module class. */
   module: Type
   /** A prefix for every controller path. */
   prefix?: string
+  /**
+   * Routes served without `prefix` (NestJS's `setGlobalPrefix(prefix, { exclude })`), e.g.
+   * `['health', { path: 'cats/:id', method: RequestMethod.GET }]`: patterns are matched on a route's
+   * path below the prefix (module, controller and route path), without a URI version.
+   */
+  prefixExclude?: ExcludedRoute[]
   /** URLs of each controller's root route: `'no-slash'` (default), `'slash'` or `'both'`, as Fastify's option of that name. */
   prefixTrailingSlash?: PrefixTrailingSlash
   versioning?: VersioningOptions

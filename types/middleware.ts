@@ -1,6 +1,6 @@
 // Middleware as NestJS declares it: a module's configure(consumer) applies NestMiddleware classes
 // or functions to routes. They run on Fastify's onRequest hook of the matching routes.
-import type { Type, VersionValue } from './index.js'
+import type { RouteInfo, Type } from './index.js'
 
 /** A middleware class (built through DI in the module that applies it). */
 export interface NestMiddleware<TRequest = any, TResponse = any> {
@@ -14,14 +14,7 @@ export interface NestModule {
 }
 
 /** A value of the `RequestMethod` enum: NestJS's numbers, from GET (0) to UNLOCK (15). */
-type RequestMethodValue = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15
-
-/** A route in forRoutes()/exclude(): a path pattern and a method (`version`: a URI version). */
-export interface RouteInfo {
-  path: string
-  method: RequestMethodValue
-  version?: VersionValue
-}
+export type { RouteInfo } from './index.js'
 
 export interface MiddlewareConsumer {
   /** The middleware, in order: NestMiddleware classes or `(req, res, next) => void` functions. */

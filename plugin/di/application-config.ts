@@ -1,6 +1,7 @@
 import type { DecoratorPluginOptions, EnhancerEntry, VersioningOptions } from '../../types/index.js'
 import { kBuiltinToken } from '../util/symbols.js'
 import { noEntries } from '../util/empty.js'
+import { RequestMethod } from '../common/request-method.js'
 
 /**
  * Injected as `ApplicationConfig` in any module: what the application was registered with (the
@@ -16,7 +17,14 @@ export class ApplicationConfig {
   }
 
   getGlobalPrefix (): string { return this.#options.prefix ?? '' }
-  getGlobalPrefixOptions (): Record<string, never> { return {} }
+
+  /** The routes served without the prefix, each as `{ path, requestMethod }` as NestJS lists them; `{}` without any. */
+  getGlobalPrefixOptions (): { exclude?: Array<{ path: string, requestMethod: number }> } {
+    const exclude = this.#options.prefixExclude
+    if (exclude === undefined) return {}
+    return { exclude: exclude.map((route) => typeof route === 'string' ? { path: route, requestMethod: RequestMethod.ALL } : { path: route.path, requestMethod: route.method as number === -1 ? RequestMethod.ALL : route.method }) }
+  }
+
   getVersioning (): VersioningOptions | undefined { return this.#options.versioning }
   getGlobalPipes (): Array<EnhancerEntry<unknown>> { return this.#options.globalPipes ?? noEntries }
   getGlobalGuards (): Array<EnhancerEntry<unknown>> { return this.#options.globalGuards ?? noEntries }

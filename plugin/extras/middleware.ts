@@ -58,12 +58,12 @@ class Consumer implements MiddlewareConsumer {
     let excluded: Target[] = []
     const proxy: MiddlewareConfigProxy = {
       exclude: (...routes) => {
-        excluded = routes.map((route, index) => this.#target(route, `${this.#module.name}.configure(): exclude() entry ${index}`, false))
+        excluded = routes.flatMap((route, index) => this.#targets(route, `${this.#module.name}.configure(): exclude() entry ${index}`, false))
         return proxy
       },
       forRoutes: (...routes) => {
         if (routes.length === 0) throw new ERR_INVALID_DECLARATION(`${this.#module.name}.configure(): forRoutes() needs at least one path, controller or { path, method }.`)
-        const targets = routes.map((route, index) => this.#target(route, `${this.#module.name}.configure(): forRoutes() entry ${index}`, true))
+        const targets = routes.flatMap((route, index) => this.#targets(route, `${this.#module.name}.configure(): forRoutes() entry ${index}`, true))
         this.configurations.push({ module: this.#module, middleware, routes: targets, excluded })
         return this
       }
@@ -71,28 +71,33 @@ class Consumer implements MiddlewareConsumer {
     return proxy
   }
 
-  #target (route: unknown, where: string, controllers: boolean): Target {
-    if (typeof route === 'string') return { pattern: this.#pattern(route, undefined, where) }
+  #targets (route: unknown, where: string, controllers: boolean): Target[] {
+    if (typeof route === 'string') return this.#patterns(route, undefined, where).map((pattern) => ({ pattern }))
     if (typeof route === 'function' && controllers) {
       if (controllerDefinition(route) === undefined) throw new ERR_INVALID_DECLARATION(`${where} is the class ${route.name}, which is not a @Controller(); give a controller, a path or { path, method }.`)
-      return { controller: route as Type }
+      return [{ controller: route as Type }]
     }
     const info = route as RouteInfo
     if (typeof info?.path !== 'string' || !(info.method in RequestMethod || (info.method as number) === -1)) {
       const kinds = controllers ? 'a path, a controller or { path, method: RequestMethod.GET }' : 'a path or { path, method: RequestMethod.GET }'
       throw new ERR_INVALID_DECLARATION(`${where} is ${describe(route)}; give ${kinds}.`)
     }
-    return { pattern: this.#pattern(info.path, info.version, where), method: httpMethod(info.method) }
+    const method = httpMethod(info.method)
+    return this.#patterns(info.path, info.version, where).map((pattern) => ({ pattern, method }))
   }
 
-  // Patterns are relative to the app's prefix (and, under URI versioning, a version's segment), as in NestJS.
-  #pattern (path: string, version: VersionValue | undefined, where: string): PathPattern {
+  // Patterns are relative to the app's prefix (and, under URI versioning, a version's segment), as
+  // in NestJS: a path given without a version stands for the routes without one and, when
+  // versioning has a defaultVersion, for those served under it.
+  #patterns (path: string, version: VersionValue | undefined, where: string): PathPattern[] {
     const { prefix, versioning } = this.#paths
-    const segment = versioning?.type === 'uri' && typeof version === 'string'
-      ? `${versioning.prefix === false ? '' : versioning.prefix ?? 'v'}${version}`
-      : ''
     const all = parsePattern(path, where).all
-    return parsePattern(all && prefix === '' && segment === '' ? path : joinPath(prefix, segment, all ? '{*path}' : path), where)
+    const uri = versioning?.type === 'uri' ? versioning : undefined
+    const versions: unknown[] = uri === undefined || all ? [undefined] : version === undefined ? [undefined, ...[uri.defaultVersion ?? []].flat()] : [version]
+    return versions.map((one) => {
+      const segment = uri !== undefined && typeof one === 'string' ? `${uri.prefix === false ? '' : uri.prefix ?? 'v'}${one}` : ''
+      return parsePattern(all && prefix === '' && segment === '' ? path : joinPath(prefix, segment, all ? '{*path}' : path), where)
+    })
   }
 }
 
@@ -132,7 +137,7 @@ export async function applyMiddleware (container: Container, modules: ModuleNode
   for (const { route, cls } of routes) {
     const steps: Step[] = []
     for (const configuration of configurations) {
-      const when = applies(configuration, route, cls)
+      const when = applies(configuration, route, cls, paths.prefix)
       if (when === false) continue
       for (const item of bindings.get(configuration)!) {
         steps.push({ name: typeof item === 'function' ? item.name || 'anonymous middleware' : item.definition.useClass?.name ?? String(item.token), when: when === true ? undefined : when, get: await getter(item, container) })
@@ -153,28 +158,38 @@ async function getter (item: Binding | Middleware, container: Container): Promis
 }
 
 /** Whether a configuration's middleware runs on a route: always, never, or as the request decides. */
-function applies (configuration: Configuration, route: RoutePlan, cls: Type): boolean | Condition {
-  const included = combine(configuration.routes.map((target) => verdict(target, route, cls)))
+function applies (configuration: Configuration, route: RoutePlan, cls: Type, prefix: string): boolean | Condition {
+  const included = combine(configuration.routes.map((target) => verdict(target, route, cls, prefix)))
   if (included === false) return false
-  const excluded = combine(configuration.excluded.map((target) => verdict(target, route, cls)))
+  const excluded = combine(configuration.excluded.map((target) => verdict(target, route, cls, prefix)))
   if (excluded === true) return false
   if (excluded === false) return included
   return included === true ? (request) => !excluded(request) : (request) => included(request) && !excluded(request)
 }
 
-function verdict (target: Target, route: RoutePlan, cls: Type): boolean | Condition {
+/**
+ * The URL a route is matched on: patterns are relative to the global prefix, and a route served
+ * without it (the prefix's `exclude`) is matched as if below it, as NestJS mounts such a route's
+ * middleware outside the prefix.
+ */
+function matchedUrl (route: RoutePlan, prefix: string): string {
+  return route.unprefixed === true ? joinPath(prefix) + route.fullUrl : route.fullUrl
+}
+
+function verdict (target: Target, route: RoutePlan, cls: Type, prefix: string): boolean | Condition {
   if ('controller' in target) return target.controller === cls
   const { pattern, method } = target
   const methods = method === undefined ? undefined : requestMethods(method, route.methods)
   const byMethod = methods === undefined ? 'yes' : methodVerdict(methods, route.methods)
-  const byPath = matchRoute(pattern, route.fullUrl)
+  const url = matchedUrl(route, prefix)
+  const byPath = matchRoute(pattern, url)
   if (byMethod === 'no' || byPath === 'no') return false
   if (byMethod === 'yes' && byPath === 'yes') return true
   const sameMethod = (request: FastifyRequest): boolean => methods!.includes(request.method)
   if (byPath === 'yes') return sameMethod
   // Judged by what the router matched, never by the raw URL: every spelling Fastify routes here
   // (`#x`, `//`, `%2F`, case, a trailing slash) is judged by the path its handler answers.
-  const routed = routedPath(route.fullUrl)
+  const routed = routedPath(url)
   const samePath = (request: FastifyRequest): boolean => matchPath(pattern, routed(request.params as Record<string, string>))
   return byMethod === 'yes' ? samePath : (request) => sameMethod(request) && samePath(request)
 }

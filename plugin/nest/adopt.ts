@@ -1,4 +1,4 @@
-import type { DecoratorPluginOptions, ModuleMetadata } from '../../types/index.js'
+import type { DecoratorPluginOptions, DynamicModule, ModuleMetadata } from '../../types/index.js'
 import { moduleMetadata } from '../decorators/module.js'
 import type { ControllerScan } from '../routing/controller-scan.js'
 import { enhancerKinds, type EnhancerLists } from '../decorators/enhancers.js'
@@ -11,6 +11,7 @@ import { classMetadata, isBare, isNestModule, nestClass, readController, readInj
 import { mayBeCoreToken } from './tokens.js'
 import { nestKeys } from './keys.js'
 import { adoptDiscoveryModule } from './discovery-module.js'
+import { adoptRouterModule } from './router-module.js'
 
 /** What the walk found, and the reading of enhancers it leaves until the controllers are scanned. */
 export interface NestWalk {
@@ -63,6 +64,7 @@ export async function adoptNestMetadata (options: DecoratorPluginOptions): Promi
       if (seen.has(entry)) return
       seen.add(entry)
       const dynamic = entry as ModuleMetadata & { module: Function }
+      await adoptRouterModule(dynamic as DynamicModule)
       await visitModule(dynamic.module, isBare(dynamic.module))
       return await visitModuleLists(dynamic, true)
     }

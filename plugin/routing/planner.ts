@@ -19,6 +19,7 @@ import { checkHostParams, type Host } from '../decorators/host.js'
 import type { DtoSchemas } from '../validation/dto-registry.js'
 import { isDtoPart, planRouteDtos, type DtoParam } from '../validation/dto-routes.js'
 import { noEntries } from '../util/empty.js'
+import { noExclusions } from './global-prefix.js'
 
 export interface RoutePlan {
   owner: string
@@ -27,6 +28,8 @@ export interface RoutePlan {
   fullUrl: string
   /** The API version it serves, if any. */
   version?: string
+  /** Served without the global prefix (its `exclude` option takes it out). */
+  unprefixed?: true
   /** The trailing-slash URL of a controller root route (`prefixTrailingSlash` 'slash' or 'both'). */
   slash: boolean
   constraints: Record<string, unknown>
@@ -62,6 +65,10 @@ export interface RouterContext {
   versioning: Versioning
   globals: EnhancerRefLists
   prefix: string
+  /** Whether a route (its path below the prefix, its declared method) is served without the prefix. */
+  excludes: (path: string, method: string) => boolean
+  /** Each module class's path (RouterModule), put between the prefix and its controllers' paths. */
+  modulePaths: Map<Function, string>
   prefixTrailingSlash: PrefixTrailingSlash
   /** The app's router setting: with it, one route serves both `/cats` and `/cats/`. */
   ignoreTrailingSlash: boolean
@@ -83,16 +90,28 @@ export function planController (scan: ControllerScan, ctx: RouterContext): Contr
   const { module, cls, definition } = scan
   const binding = ctx.container.controller(module, cls, definition.scope)
   const enhancers = ctx.refs.lists(scan.enhancers, module)
-  const prefix = ctx.uriVersioning ? joinPath(ctx.prefix) : joinPath(ctx.prefix, definition.path)
+  // NestJS's order: prefix, version, module path, controller path, route path.
+  const modulePath = ctx.modulePaths.get(module.cls) ?? ''
+  const prefix = ctx.uriVersioning ? joinPath(ctx.prefix) : joinPath(ctx.prefix, modulePath, definition.path)
   const hosts = definition.host === undefined ? noHost : (Array.isArray(definition.host) ? definition.host : [definition.host])
   const controller: ControllerPlan = { module, cls, binding, prefix, filters: enhancers.filters, routes: [] }
   // A function per handler: V8 optimizes a small function that runs for every route much faster
   // than one that loops over them all (this code runs once per route, at startup).
-  for (let i = 0; i < scan.handlers.length; i++) planHandler(scan.handlers[i], controller, definition, enhancers, hosts, ctx)
+  for (let i = 0; i < scan.handlers.length; i++) planHandler(scan.handlers[i], controller, definition, modulePath, enhancers, hosts, ctx)
+  return unprefixedRoutes(controller)
+}
+
+// A controller with routes out of the global prefix is a context without a Fastify prefix: each of
+// its routes is registered with its full URL.
+function unprefixedRoutes (controller: ControllerPlan): ControllerPlan {
+  const { routes } = controller
+  if (!routes.some((route) => route.unprefixed === true)) return controller
+  controller.prefix = ''
+  for (let i = 0; i < routes.length; i++) routes[i].url = routes[i].fullUrl
   return controller
 }
 
-function planHandler (handler: HandlerScan, controller: ControllerPlan, definition: ControllerDefinition, classEnhancers: EnhancerRefLists, hosts: Array<Host | undefined>, ctx: RouterContext): void {
+function planHandler (handler: HandlerScan, controller: ControllerPlan, definition: ControllerDefinition, modulePath: string, classEnhancers: EnhancerRefLists, hosts: Array<Host | undefined>, ctx: RouterContext): void {
   const { container, refs, globals } = ctx
   const { module, cls, binding, prefix, routes } = controller
   const { name, method, params, options } = handler
@@ -136,6 +155,9 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
   // An @All route claims every method: say so when it collides with an explicit one.
   const owner = handler.routeMethod === 'ALL' ? `${name} (@All)` : name
   const path = joinPath(handler.path)
+  // The route's text below the prefix and a URI version, which the prefix's exclusions are tested on.
+  const below = ctx.excludes === noExclusions ? '' : joinPath(modulePath, definition.path, handler.path)
+  const unprefixed = ctx.excludes !== noExclusions && ctx.prefix !== '' && ctx.excludes(below, handler.routeMethod)
   // Like Fastify's prefixTrailingSlash: only a root route, one whose own path is empty, has the choice.
   const trailingSlash = path === '' ? definition.prefixTrailingSlash ?? ctx.prefixTrailingSlash : 'no-slash'
   // One set of route options per handler, shared by its versions, hosts and slash variants.
@@ -156,16 +178,18 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     const variant = variants[v]
     for (let h = 0; h < routeHosts.length; h++) {
       const host = routeHosts[h]
-      const url = ctx.uriVersioning ? joinPath(variant.segment, definition.path, handler.path) : path
+      const url = ctx.uriVersioning ? joinPath(variant.segment, modulePath, definition.path, handler.path) : path
       const constraints = host === undefined && !variant.constraint && options.constraints === undefined ? noConstraints : { ...options.constraints }
       if (host !== undefined) constraints.host = host
       if (variant.constraint) constraints[variant.constraint.name] = variant.constraint.value
       // Both joined already ('' or '/a/b'): their concatenation is joined too, without a pass over it.
-      const fullUrl = prefix + url || '/'
+      const fullUrl = (unprefixed ? (ctx.uriVersioning ? url : below) : prefix + url) || '/'
       const slashes = slashVariants(fullUrl, trailingSlash, ctx.ignoreTrailingSlash)
       for (let i = 0; i < slashes.length; i++) {
         const ending = slashes[i] ? '/' : ''
-        routes.push({ owner, methods, url: url + ending, fullUrl: fullUrl + ending, version: variant.version, slash: slashes[i], constraints, render, rawBody, uploads, reads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) })
+        const route: RoutePlan = { owner, methods, url: url + ending, fullUrl: fullUrl + ending, version: variant.version, slash: slashes[i], constraints, render, rawBody, uploads, reads, intercepted: interceptors.length > 0, options: routeOptions, hooks: lateRouteHooks(guardHook) }
+        if (unprefixed) route.unprefixed = true
+        routes.push(route)
       }
     }
   }

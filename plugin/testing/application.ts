@@ -2,9 +2,9 @@ import { registerRequest } from '../decorators/context-id.js'
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type {
   CanActivate, Container as PublicContainer, ContextId, DecoratorPluginOptions, EnhancerEntry, ExceptionFilter, InjectionToken,
-  InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
+  GlobalPrefixOptions, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from '../../types/index.js'
-import type { BodyParser, BodyParserOptions, FastifyPlugin, GlobalPrefixOptions, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
+import type { BodyParser, BodyParserOptions, FastifyPlugin, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../common/fastify-adapter.js'
@@ -15,6 +15,7 @@ import { shutdownSignalsOf } from '../extras/shutdown-signals.js'
 import { getIn, resolveIn } from './lookup.js'
 import { loadCors } from './cors.js'
 import { addBodyParser, urlencoded } from '../routing/raw-body.js'
+import { globalPrefix } from '../routing/global-prefix.js'
 
 /** What an application needs from the compiled module it serves. */
 export interface ApplicationSource {
@@ -37,6 +38,18 @@ type Options = Omit<DecoratorPluginOptions, 'module' | 'overrides'> & {
   globalFilters: Array<EnhancerEntry<ExceptionFilter>>
 }
 
+type CorsOptions = NonNullable<Parameters<NestFastifyApplication['enableCors']>[0]>
+
+/**
+ * The options register() is given for @fastify/cors, as NestJS's adapter reads enableCors(): a
+ * function taking fewer than two parameters is called with the instance for them; one taking two
+ * is @fastify/cors's delegate, given as a function returning it (register() would call it).
+ */
+function corsOptions (options: CorsOptions, instance: FastifyInstance): Record<string, unknown> | (() => unknown) {
+  const resolved = typeof options === 'function' && options.length < 2 ? (options as (instance: FastifyInstance) => unknown)(instance) : options
+  return typeof resolved === 'function' ? () => resolved : resolved as Record<string, unknown>
+}
+
 /** What `listen()` calls back with, as Fastify's own listen() does. */
 type ListenCallback = (error: Error | null, address: string) => void
 
@@ -55,7 +68,7 @@ export class TestingApplication implements NestFastifyApplication {
   readonly #fastify: FastifyInstance
   readonly #options: Options = { globalGuards: [], globalPipes: [], globalInterceptors: [], globalFilters: [] }
   #flushOnUseLogger = false
-  #cors: { plugin: FastifyPluginCallback<any>, options: Record<string, unknown> } | undefined
+  #cors: { plugin: FastifyPluginCallback<any>, options: CorsOptions } | undefined
   readonly #rawBody: boolean
   readonly #bodyParsers: Array<{ type: string | RegExp, bodyLimit?: number, parser?: BodyParser }> = []
   #starting: Promise<void> | undefined
@@ -85,7 +98,7 @@ export class TestingApplication implements NestFastifyApplication {
 
   async #start (): Promise<void> {
     // Before the plugin, so that its onRequest hook answers preflights for every route.
-    if (this.#cors) await this.#fastify.register(this.#cors.plugin, this.#cors.options)
+    if (this.#cors) await this.#fastify.register(this.#cors.plugin, corsOptions(this.#cors.options, this.#fastify))
     this.#addBodyParsers()
     await this.#fastify.register(decoratorPlugin, { ...this.#source.pluginOptions(), ...this.#options })
     await this.#fastify.ready()
@@ -178,11 +191,14 @@ export class TestingApplication implements NestFastifyApplication {
     return this
   }
 
-  /** Registers @fastify/cors (an optional peer) with `options` on the application's instance. */
-  enableCors (options: Record<string, unknown> = {}): this {
+  /**
+   * Registers @fastify/cors (an optional peer) on the application's instance: with its options, a
+   * function of the instance that gives them, or its delegate `(request, callback)`.
+   */
+  enableCors (options: CorsOptions = {}): this {
     this.#unstarted('enableCors()')
-    if (options === null || typeof options !== 'object') {
-      throw new ERR_INVALID_OPTIONS(`enableCors() takes @fastify/cors's options such as { origin: 'https://example.com' }, given ${describe(options)}.`)
+    if (options === null || (typeof options !== 'object' && typeof options !== 'function')) {
+      throw new ERR_INVALID_OPTIONS(`enableCors() takes @fastify/cors's options such as { origin: 'https://example.com' }, a function of the Fastify instance that gives them, or a delegate (request, callback), given ${describe(options)}.`)
     }
     this.#cors = { plugin: loadCors(), options }
     return this
@@ -190,10 +206,13 @@ export class TestingApplication implements NestFastifyApplication {
 
   setGlobalPrefix (prefix: string, options?: GlobalPrefixOptions): this {
     this.#unstarted('setGlobalPrefix()')
-    if (options !== undefined && (options as Record<string, unknown>)?.exclude !== undefined) {
-      throw new ERR_INVALID_OPTIONS('setGlobalPrefix(prefix, { exclude }): excluding routes from the prefix is not supported; serve those routes from a plain Fastify route or another controller path.')
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      throw new ERR_INVALID_OPTIONS(`setGlobalPrefix(prefix, options?): options must be { exclude: [...] }, given ${describe(options)}.`)
     }
+    // Checked now, where the call is; the plugin reads them as its prefix and prefixExclude options.
+    globalPrefix(prefix, options?.exclude, { prefix: 'setGlobalPrefix(prefix): prefix', exclude: 'setGlobalPrefix(prefix, { exclude }): exclude' })
     this.#options.prefix = prefix
+    this.#options.prefixExclude = options?.exclude
     return this
   }
 

@@ -26,6 +26,8 @@ export const kRouteSchema = key('routeSchema')
 export const kRouteConfig = key('routeConfig')
 export const kRouteConstraints = key('routeConstraints')
 export const kHooks = key('hooks')
+// The token of RouterModule.register()'s routes (one for both builds, as the keys above).
+export const kRouterRoutes = key('routerRoutes')
 // The set of those keys some decorator has written in this process (metadata.ts).
 export const kWrittenKeys = key('writtenKeys')
 // Marks the `container` decoration as this plugin's.

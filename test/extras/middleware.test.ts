@@ -294,3 +294,25 @@ test('patterns as NestJS on Fastify reads them: named and legacy wildcards, { pa
   assert.equal(await body('GET', '/plain'), 'controller')
   assert.equal(await body('GET', '/kept'), 'kept handler', 'excluded for every method')
 })
+
+test('under URI versioning with a defaultVersion, a path given without a version matches the routes served under it too, as in NestJS', async (t) => {
+  @Controller('cats')
+  class UnversionedCats {
+    @Get() list (@Req() request: Request) { return tagsOf(request) }
+  }
+  @Controller({ path: 'cats', version: '2' })
+  class CatsV2 {
+    @Get() list (@Req() request: Request) { return tagsOf(request) }
+  }
+  @Module({ controllers: [UnversionedCats, CatsV2] })
+  class VersionedModule implements NestModule {
+    configure (consumer: MiddlewareConsumer) {
+      consumer.apply(mark('cats')).forRoutes('cats')
+      consumer.apply(mark('v2')).forRoutes({ path: 'cats', method: RequestMethod.GET, version: '2' })
+    }
+  }
+  const app = await build(t, VersionedModule, { prefix: 'api', versioning: { type: 'uri', defaultVersion: ['1', '3'] } })
+  assert.deepEqual((await app.inject('/api/v1/cats')).json(), ['cats'])
+  assert.deepEqual((await app.inject('/api/v3/cats')).json(), ['cats'])
+  assert.deepEqual((await app.inject('/api/v2/cats')).json(), ['v2'])
+})

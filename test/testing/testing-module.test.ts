@@ -325,7 +325,7 @@ test('bad arguments fail with FDP_ERR_INVALID_OPTIONS and say what to do', async
   // @ts-expect-error snapshot is not an option the testing application takes: the refusal is the point
   assert.throws(() => moduleRef.createNestApplication(new FastifyAdapter(), { snapshot: true }), { code: 'FDP_ERR_INVALID_OPTIONS', message: /not supported/ })
   const app = moduleRef.createNestApplication()
-  assert.throws(() => app.setGlobalPrefix('api', { exclude: ['health'] } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /exclude/ })
+  assert.throws(() => app.setGlobalPrefix('api', { exclude: [42] } as any), { code: 'FDP_ERR_INVALID_OPTIONS', message: /setGlobalPrefix\(prefix, \{ exclude \}\): exclude\[0\] is number 42; give a path such as 'health'/ })
   await app.close()
 })
 
@@ -489,6 +489,40 @@ test('enableCors() registers @fastify/cors with its options for every route of t
   await plain.close()
 
   assert.throws(() => loadCors('@fastify/no-such-cors'), { code: 'FDP_ERR_MISSING_PEER', message: /Install it: npm install @fastify\/cors/ })
+})
+
+test('enableCors() takes what NestJS\'s Fastify adapter takes: nothing, a function of the instance, a delegate (request, callback), and cors in the application options', async () => {
+  const app = async (setup: (app: NestFastifyApplication) => unknown, options?: object) => {
+    const created = (await Test.createTestingModule({ imports: [AppModule] }).compile()).createNestApplication<NestFastifyApplication>(options)
+    await setup(created)
+    await created.init()
+    return created
+  }
+  const origin = async (created: NestFastifyApplication, from: string) => (await created.inject({ url: '/cats', headers: { origin: from } })).headers['access-control-allow-origin']
+
+  // No options: @fastify/cors's defaults, any origin.
+  const open = await app((created) => created.enableCors())
+  assert.equal(await origin(open, 'https://any.example'), '*')
+  await open.close()
+
+  // A function of fewer than two parameters is called with the Fastify instance for the options.
+  let given: unknown
+  const factory = await app((created) => created.enableCors((instance: FastifyInstance) => { given = instance; return { origin: 'https://cats.example' } }))
+  assert.equal(typeof (given as FastifyInstance).register, 'function')
+  assert.equal(await origin(factory, 'https://dogs.example'), 'https://cats.example')
+  await factory.close()
+
+  // A delegate (request, callback) decides per request, preflights included.
+  const delegate = (request: { headers: Record<string, string> }, callback: (error: Error | null, options?: Record<string, unknown>) => void) => {
+    callback(null, { origin: request.headers.origin === 'https://cats.example' })
+  }
+  for (const created of [await app((created) => created.enableCors(delegate)), await app(() => {}, { cors: delegate })]) {
+    assert.equal(await origin(created, 'https://cats.example'), 'https://cats.example')
+    assert.equal(await origin(created, 'https://dogs.example'), undefined)
+    const preflight = await created.inject({ method: 'OPTIONS', url: '/cats', headers: { origin: 'https://cats.example', 'access-control-request-method': 'POST' } })
+    assert.equal(preflight.statusCode, 204)
+    await created.close()
+  }
 })
 
 test('createNestApplication(options) and (adapter, options) take NestJS\'s logger, bufferLogs and cors', async (t) => {

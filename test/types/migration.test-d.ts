@@ -40,7 +40,12 @@ export async function e2eSpec (): Promise<void> {
   void cats
   const app: INestApplication = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter({ logger: false }))
   app.useGlobalPipes(new ValidationPipe())
-  app.setGlobalPrefix('api')
+  app.setGlobalPrefix('api', { exclude: ['health', { path: 'cats/:id', method: RequestMethod.GET }] })
+  app.enableCors((req: { headers: Record<string, string> }, callback: (error: Error | null, options?: Record<string, unknown>) => void) => callback(null, { origin: true }))
+  // @ts-expect-error: enableCors() takes options, a function of the instance or a delegate
+  app.enableCors('*')
+  // @ts-expect-error: an exclusion names its method with RequestMethod
+  app.setGlobalPrefix('api', { exclude: [{ path: 'health', method: 'GET' }] })
   app.enableVersioning({ type: VersioningType.HEADER, header: 'X-Version', defaultVersion: '1' })
   await app.init()
   await app.getHttpAdapter().getInstance<FastifyInstance>().ready()

@@ -1,6 +1,6 @@
 // Type tests: compiled with tsc --noEmit in `npm test`; each @ts-expect-error must be an error.
 import Fastify from 'fastify'
-import { decoratorPlugin, Module, Controller, Get, UseGuards, Scope, type CanActivate, type ExecutionContext } from '../../plugin/index.js'
+import { decoratorPlugin, Module, Controller, Get, UseGuards, Scope, RequestMethod, type CanActivate, type ExecutionContext } from '../../plugin/index.js'
 
 @Module({})
 class AppModule {}
@@ -12,6 +12,9 @@ await app.register(decoratorPlugin, {})
 // @ts-expect-error: prefix is a string
 await app.register(decoratorPlugin, { module: AppModule, prefix: 1 })
 await app.register(decoratorPlugin, { module: AppModule, prefix: '/api', prefixTrailingSlash: 'both' })
+await app.register(decoratorPlugin, { module: AppModule, prefix: '/api', prefixExclude: ['health', { path: 'cats/:id', method: RequestMethod.GET }] })
+// @ts-expect-error: an exclusion is a path or { path, method }
+await app.register(decoratorPlugin, { module: AppModule, prefix: '/api', prefixExclude: [{ path: 'health' }] })
 // @ts-expect-error: prefixTrailingSlash takes Fastify's values
 await app.register(decoratorPlugin, { module: AppModule, prefixTrailingSlash: 'trailing' })
 @Controller({ path: 'y', prefixTrailingSlash: 'slash' })
