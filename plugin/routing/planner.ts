@@ -19,6 +19,8 @@ import { checkHostParams, type Host } from '../decorators/host.js'
 import type { DtoSchemas } from '../validation/dto-registry.js'
 import { isDtoPart, planRouteDtos, type DtoParam } from '../validation/dto-routes.js'
 import { noEntries } from '../util/empty.js'
+import type { ModelSchemas } from '../openapi/model-schemas.js'
+import { nestSwaggerTransform } from './nest-swagger.js'
 
 export interface RoutePlan {
   owner: string
@@ -69,6 +71,8 @@ export interface RouterContext {
   hasConstraintStrategy: (name: string) => boolean
   /** The application's DTOs compiled to JSON schemas. */
   dto: DtoSchemas
+  /** Set when @fastify/swagger documents an application using @nestjs/swagger's decorators. */
+  openapi?: ModelSchemas
 }
 
 /**
@@ -140,6 +144,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     handler: buildHandler(plan, container, refs, paramPipes) as RouteOptions['handler'],
     config: routeConfig(options.config, { cls, handler: method })
   }
+  if (ctx.openapi !== undefined) routeOptions.config!.swaggerTransform = nestSwaggerTransform(cls, handler, ctx.openapi)
   if (uploads) routeOptions.preHandler = buildUploadHook(params)
   if (own.filters.length > 0) routeOptions.errorHandler = createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs)
   if (dto.schema !== undefined) routeOptions.schema = dto.schema
