@@ -99,10 +99,13 @@ export class ModelSchemas {
     const keywords: JsonSchema = {}
     for (const key of Object.keys(options)) if (!typeOptions.has(key) && options[key] !== undefined) keywords[key] = options[key]
     const { type, isArray } = unwrap(options.type, options.isArray === true)
+    // An array of enum values comes with its items already written.
+    if (keywords.items !== undefined && (isArray || type === 'array')) return { ...keywords, type: 'array' }
     let item: JsonSchema
     if (options.enum !== undefined) {
       const values = enumValues(options.enum)
-      item = { type: enumType(values), enum: values }
+      const declared = this.#single(type)?.type
+      item = { type: declared === 'string' || declared === 'number' || declared === 'integer' ? declared : enumType(values), enum: values }
     } else {
       item = (options.schema as JsonSchema | undefined) ?? this.#single(type) ?? {}
     }

@@ -36,6 +36,7 @@ export interface RouteDocument {
 
 const partOf: Record<string, Part> = { path: 'params', query: 'querystring', header: 'headers' }
 const implicitParts: Partial<Record<ParamDefinition['kind'], Part>> = { param: 'params', query: 'querystring', headers: 'headers' }
+const json = ['application/json']
 const typed = (schema: JsonSchema): boolean => schema.type !== undefined || schema.$ref !== undefined || schema.allOf !== undefined || schema.enum !== undefined
 
 /**
@@ -49,11 +50,12 @@ export function documentRoute (handler: DocumentedHandler, models: ModelSchemas)
   const excluded = swaggerMetadata<Entry>(swaggerKeys.excludeEndpoint, method)?.disable === true ||
     (swaggerMetadata<unknown[]>(swaggerKeys.excludeController, cls) ?? []).includes(true)
   const tags = unique([...swaggerMetadata<string[]>(swaggerKeys.tags, cls) ?? [], ...swaggerMetadata<string[]>(swaggerKeys.tags, method) ?? []])
+  const produces = swaggerMetadata<string[]>(swaggerKeys.produces, method) ?? swaggerMetadata<string[]>(swaggerKeys.produces, cls)
   const document: RouteDocument = {
     // As NestJS names untagged controllers: by class, without the Controller suffix.
     tags: tags.length > 0 ? tags : [cls.name.replace(/Controller$/, '')],
     operationId: typeof operation.operationId === 'string' ? operation.operationId : `${cls.name}_${String(handler.key)}`,
-    response: responses(handler, models)
+    response: responses(handler, models, produces === undefined || produces.length === 0 ? json : produces)
   }
   if (excluded) document.hide = true
   if (operation.summary) document.summary = operation.summary
@@ -61,7 +63,6 @@ export function documentRoute (handler: DocumentedHandler, models: ModelSchemas)
   if (operation.deprecated === true) document.deprecated = true
   const security = [...swaggerMetadata<unknown[]>(swaggerKeys.security, cls) ?? [], ...swaggerMetadata<unknown[]>(swaggerKeys.security, method) ?? []]
   if (security.length > 0) document.security = security
-  const produces = swaggerMetadata<string[]>(swaggerKeys.produces, method) ?? swaggerMetadata<string[]>(swaggerKeys.produces, cls)
   if (produces !== undefined) document.produces = produces
   const consumes = swaggerMetadata<string[]>(swaggerKeys.consumes, method) ?? swaggerMetadata<string[]>(swaggerKeys.consumes, cls)
   if (consumes !== undefined) document.consumes = consumes
@@ -116,10 +117,10 @@ function requestParts (handler: DocumentedHandler, models: ModelSchemas, documen
 }
 
 // @ApiResponse() and its shorthands on the controller and the handler (the handler's win for a
-// status); without any, the status the handler answers with.
-function responses (handler: DocumentedHandler, models: ModelSchemas): Record<string, JsonSchema> {
-  const declared: Record<string, Entry> = { ...swaggerMetadata(swaggerKeys.response, handler.cls), ...swaggerMetadata(swaggerKeys.response, handler.method) }
-  if (Object.keys(declared).length === 0) declared[handler.status] = { description: '' }
+// status); without any on the handler, the status it answers with.
+function responses (handler: DocumentedHandler, models: ModelSchemas, produces: string[]): Record<string, JsonSchema> {
+  const own: Record<string, Entry> = swaggerMetadata(swaggerKeys.response, handler.method) ?? { [handler.status]: { description: '' } }
+  const declared: Record<string, Entry> = { ...swaggerMetadata(swaggerKeys.response, handler.cls), ...own }
   const documented: Record<string, JsonSchema> = {}
   for (const status of Object.keys(declared)) {
     const entry = declared[status]
@@ -128,7 +129,7 @@ function responses (handler: DocumentedHandler, models: ModelSchemas): Record<st
     // A `null` type tells @fastify/swagger that the response has no content.
     documented[status] = schema === undefined
       ? { type: 'null', description }
-      : { description, content: { 'application/json': { schema } } }
+      : { description, content: Object.fromEntries(produces.map((type) => [type, { schema }])) }
   }
   return documented
 }

@@ -93,6 +93,8 @@ class AdminController {
   @Get() index () { return 'admin' }
 }
 
+// No tags, no operation: only a response for every handler, beside each one's own status.
+@ApiResponse({ status: 500, description: 'Broken' })
 @Controller('plain')
 class PlainController {
   @Post('echo') echo (@Body() body: OwnerDto) { return body }
@@ -161,6 +163,7 @@ test('SwaggerModule on NestJS and @fastify/swagger with the plugin document the 
   assert.deepEqual(Object.keys(ours.paths['/cats/{id}'].get.responses).sort(), ['200', '404'])
   assert.equal(ours.paths['/cats'].post.summary, 'Create a cat')
   assert.deepEqual(ours.paths['/plain/{slug}'].get.tags, ['Plain'])
+  assert.deepEqual(Object.keys(ours.paths['/plain/echo'].post.responses).sort(), ['201', '500'])
   assert.equal(ours.paths['/cats/internal'], undefined)
   assert.equal(ours.paths['/admin'], undefined)
 })
