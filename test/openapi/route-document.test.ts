@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger'
 import { Body, Controller, Get, Headers, Module, Param, Post, Query, RouteSchema, decoratorPlugin } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
+import { runWatched } from '../helpers/lazy-loading.js'
 
 enum Size { Small = 's', Large = 'l' }
 
@@ -125,4 +126,10 @@ test('without @fastify/swagger, or without any @nestjs/swagger decorator, routes
       assert.equal(create.tags, undefined)
     }
   }
+})
+
+test('@nestjs/swagger is never loaded by the plugin: its decorators\' metadata is read by key, and an app without them loads nothing of it', async () => {
+  // @nestjs/common is read whenever it is installed (see docs/nestjs-interop.md); @nestjs/swagger never.
+  assert.deepEqual(await runWatched('fastify-swagger-app'), ['/docs', 'imported: @nestjs/common, the NestJS reader'])
+  assert.deepEqual(await runWatched('nest-app'), ['hello from nest', 'imported: @nestjs/common, rxjs, the NestJS reader'])
 })
