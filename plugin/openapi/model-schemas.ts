@@ -1,4 +1,5 @@
 import { swaggerKeys, swaggerMetadata } from './swagger-metadata.js'
+import { ERR_INVALID_DECLARATION } from '../util/errors.js'
 
 export type JsonSchema = Record<string, any>
 
@@ -89,7 +90,14 @@ export class ModelSchemas {
     for (let i = 0; i < list.length; i++) {
       const name = list[i].slice(1)
       const options = swaggerMetadata<Record<string, unknown>>(swaggerKeys.properties, cls.prototype, name) ?? {}
-      properties.push({ name, schema: this.optionsSchema(options), required: options.required !== false })
+      let schema: JsonSchema
+      try {
+        schema = this.optionsSchema(options)
+      } catch (error) {
+        // A lazy `type: () => Dto` that throws, most often an import cycle not yet resolved.
+        throw new ERR_INVALID_DECLARATION(`${cls.name}.${name}: the type of its @ApiProperty() could not be read for the OpenAPI document: ${(error as Error)?.message ?? String(error)}. Give a type the property can reach when the application registers.`, { cause: error })
+      }
+      properties.push({ name, schema, required: options.required !== false })
     }
     return properties
   }

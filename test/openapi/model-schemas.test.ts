@@ -92,3 +92,16 @@ test('@nestjs/swagger\'s metadata is found on classes and prototypes, and nowher
   assert.equal(hasSwaggerMetadata('Item'), false)
   assert.deepEqual(swaggerMetadata('swagger/apiModelPropertiesArray', Tag.prototype), [':label'])
 })
+
+test('a lazy type that throws fails registration naming the class, the property and the fix', () => {
+  class Broken {
+    @ApiProperty({ type: () => { throw new Error('Dto is not defined yet') } }) owner!: unknown
+  }
+  const models = new ModelSchemas()
+  assert.throws(() => models.ref(Broken), (error: any) => {
+    assert.equal(error.code, 'FDP_ERR_INVALID_DECLARATION')
+    assert.match(error.message, /^Broken\.owner: the type of its @ApiProperty\(\) could not be read for the OpenAPI document: Dto is not defined yet\. Give a type/)
+    assert.equal(error.cause.message, 'Dto is not defined yet')
+    return true
+  })
+})
