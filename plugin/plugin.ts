@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { fp } from './util/peers.js'
 import type { DecoratorPluginOptions } from '../types/index.js'
 import { scanModules, initOrder, notAModuleHint, type ModuleNode } from './di/scanner.js'
-import { controllerUse, scanControllers } from './routing/controller-scan.js'
+import { controllerUse, scanControllers, type ControllerScan } from './routing/controller-scan.js'
 import { Container, type Binding } from './di/container.js'
 import { EnhancerRefs, type EnhancerRefLists } from './di/enhancer-ref.js'
 import { globalEnhancers } from './di/app-enhancers.js'
@@ -30,6 +30,7 @@ import { globalPrefix } from './routing/global-prefix.js'
 import { modulePaths } from './routing/module-paths.js'
 import { addRequestContext, useAppLogger } from './extras/logger.js'
 import { DtoSchemas } from './validation/dto-registry.js'
+import { documentedModels } from './routing/nest-swagger.js'
 import { hasMethod } from './util/has-method.js'
 import { readNestMetadata } from './nest/interop.js'
 import { loadRxjs } from './pipeline/call-handler.js'
@@ -79,7 +80,7 @@ function checkNotRegistered (app: FastifyInstance): void {
  * What planning reads. Built here rather than inside decoratorPlugin: closures made there would
  * keep its whole scope, every scan and plan, alive for as long as the app runs.
  */
-function routerContext (app: FastifyInstance, options: DecoratorPluginOptions, container: Container, refs: EnhancerRefs, versioning: Versioning, globals: EnhancerRefLists): RouterContext {
+function routerContext (app: FastifyInstance, options: DecoratorPluginOptions, container: Container, refs: EnhancerRefs, versioning: Versioning, globals: EnhancerRefLists, controllers: ControllerScan[]): RouterContext {
   const prefix = globalPrefix(options.prefix, options.prefixExclude)
   return {
     container,
@@ -95,6 +96,7 @@ function routerContext (app: FastifyInstance, options: DecoratorPluginOptions, c
     hasConstraintStrategy: (name) => app.hasConstraintStrategy(name),
     dto: new DtoSchemas(app.log, (id) => app.getSchema(id) !== undefined),
     rawBody: options.rawBody === true,
+    openapi: documentedModels(controllers, app.hasDecorator('swagger')),
     globals
   }
 }
@@ -156,7 +158,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.
   const refs = new EnhancerRefs(container)
-  const ctx = routerContext(app, options, container, refs, versioning, globalEnhancers(refs, container, graph.modules, globals))
+  const ctx = routerContext(app, options, container, refs, versioning, globalEnhancers(refs, container, graph.modules, globals), controllers)
   const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
   const plans = controllers.map((scan) => planController(scan, ctx))
   // Each module's controller plans, in one pass over them all.

@@ -20,6 +20,8 @@ import type { DtoSchemas } from '../validation/dto-registry.js'
 import { isDtoPart, planRouteDtos, type DtoParam } from '../validation/dto-routes.js'
 import { noEntries } from '../util/empty.js'
 import { noExclusions } from './global-prefix.js'
+import type { ModelSchemas } from '../openapi/model-schemas.js'
+import { nestSwaggerTransform } from './nest-swagger.js'
 
 export interface RoutePlan {
   owner: string
@@ -80,6 +82,8 @@ export interface RouterContext {
   dto: DtoSchemas
   /** The `rawBody` option: every controller context keeps the bytes of the bodies it parses. */
   rawBody: boolean
+  /** Set when @fastify/swagger documents an application using @nestjs/swagger's decorators. */
+  openapi?: ModelSchemas
 }
 
 /**
@@ -168,6 +172,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     handler: buildHandler(plan, container, refs, paramPipes) as RouteOptions['handler'],
     config: routeConfig(options.config, { cls, handler: method })
   }
+  if (ctx.openapi !== undefined) routeOptions.config!.swaggerTransform = nestSwaggerTransform(cls, handler, ctx.openapi)
   if (uploads) routeOptions.preHandler = buildUploadHook(params)
   if (own.filters.length > 0) routeOptions.errorHandler = createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs)
   if (dto.schema !== undefined) routeOptions.schema = dto.schema
