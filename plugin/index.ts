@@ -46,6 +46,9 @@ export { FastifyAdapter } from './common/fastify-adapter.js'
 export { VersioningType } from './common/versioning-type.js'
 export { RequestMethod } from './common/request-method.js'
 export { Logger } from './extras/logger.js'
+export { WebSocketGateway, SubscribeMessage, MessageBody, ConnectedSocket, WebSocketServer, Ack } from './websockets/decorators.js'
+export { WsException } from './websockets/ws-exception.js'
+export { FastifyWsAdapter } from './websockets/ws-adapter.js'
 
 /**
  * The classes of the errors the plugin raises, by name (errors.ts holds nothing else); each
@@ -70,3 +73,4 @@ export type {
 export type { FastifyPlugin, GlobalPrefixOptions, HttpAdapter, INestApplication, INestApplicationContext, NestApplicationOptions, NestFastifyApplication } from '../types/application.js'
 export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule, RouteInfo } from '../types/middleware.js'
 export type { LoggerService, LogLevel } from '../types/logger.js'
+export type { GatewayMetadata, OnGatewayConnection, OnGatewayDisconnect, OnGatewayInit, WebSocketAdapter, WsMessageHandler, WsResponse } from '../types/websockets.js'
