@@ -5,6 +5,7 @@ import { enhancerKinds, enhancerLists, type EnhancerLists } from '../decorators/
 import { nestKeys } from '../nest/keys.js'
 import { gatewayOf, messageOf, wsParamsOf, type GatewayDefinition, type WsParamDefinition } from './decorators.js'
 import { ERR_INVALID_DECLARATION } from '../util/errors.js'
+import { paramDefinitions } from '../decorators/params.js'
 
 /** A handler as declared: its event, parameters and own enhancers. */
 export interface MessageScan {
@@ -73,6 +74,18 @@ function nestParams (cls: Type, key: string | symbol, where: string): WsParamDef
   })
 }
 
+// The plugin's ws parameters, its custom ones (createParamDecorator()), or NestJS's.
+function paramsOf (cls: Type, key: string | symbol, where: string): WsParamDefinition[] | undefined {
+  const custom: WsParamDefinition[] = []
+  for (const param of paramDefinitions(cls.prototype, key)) {
+    if (param.kind !== 'custom') throw new ERR_INVALID_DECLARATION(`${where} has an HTTP parameter decorator (${param.kind}) at index ${param.index}: gateway handlers take @MessageBody(), @ConnectedSocket(), @Ack() and custom decorators.`)
+    custom.push({ index: param.index, kind: 'custom', data: param.data, pipes: param.pipes, factory: param.factory })
+  }
+  const own = wsParamsOf(cls.prototype, key)
+  if (custom.length === 0) return own ?? nestParams(cls, key, where)
+  return [...(own ?? nestParams(cls, key, where) ?? []), ...custom]
+}
+
 function methodsOf (cls: Type): Array<[string | symbol, (...args: any[]) => any]> {
   const found = new Map<string | symbol, (...args: any[]) => any>()
   for (let proto = cls.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
@@ -98,7 +111,7 @@ export function scanGateways (modules: ModuleNode[]): GatewayScan[] {
       const other = events.get(event)
       if (other !== undefined) throw new ERR_INVALID_DECLARATION(`${where} and ${other} both subscribe to "${event}": one handler per event and gateway.`)
       events.set(event, where)
-      const params = wsParamsOf(cls.prototype, key) ?? nestParams(cls, key, where)
+      const params = paramsOf(cls, key, where)
       messages.push({ key, method, event, params, paramTypes: Reflect.getMetadata('design:paramtypes', cls.prototype, key), enhancers: lists(method) })
     }
     return { module, cls, token, definition, enhancers: lists(cls), messages }

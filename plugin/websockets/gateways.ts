@@ -8,6 +8,7 @@ import { bindingName } from '../di/binding.js'
 import { catchTypes } from '../decorators/enhancers.js'
 import { nestKeys } from '../nest/keys.js'
 import { isObservable } from '../pipeline/results.js'
+import { loadRxjs } from '../pipeline/call-handler.js'
 import { ERR_SCOPED_PROVIDER } from '../util/errors.js'
 import { wsServerKeys } from './decorators.js'
 import { messageCallback, type MessagePlan } from './message-handler.js'
@@ -88,6 +89,8 @@ export async function serveGateways (scans: GatewayScan[], refsOf: MessageRefs[]
   // NestJS's adapters are given the application (new WsAdapter(app)): they get its server.
   if (typeof (held.httpServer as Server | undefined)?.on !== 'function') held.httpServer = options.httpServer
   if (adapter instanceof FastifyWsAdapter) adapter.logger ??= log
+  // next.handle() is an Observable for the gateways' interceptors too.
+  await loadRxjs()
   const transform = transformer(await loadRx())
   const servers = new Map<string, unknown>()
   const created: unknown[] = []

@@ -6,11 +6,11 @@ import { optionalPeer } from '../util/peers.js'
 import { ERR_INVALID_OPTIONS, ERR_MISSING_PEER } from '../util/errors.js'
 
 const OPEN = 1
-/** A client's handlers running at once before its socket stops being read: a flood waits in its own TCP window. */
+/** A client's handlers running at once; past it its socket stops being read, and a flood waits in its own TCP window. */
 const inFlightLimit = 32
 const defaultMaxPayload = 1024 * 1024
 
-interface Logger { error: (...args: any[]) => void }
+interface Logger { error: (...args: any[]) => void, debug: (...args: any[]) => void }
 type Server$ = WebSocketServer & { path?: string }
 
 interface HttpEntry { server: Server, paths: Map<string, Server$>, listener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void, own: boolean }
@@ -55,7 +55,8 @@ export class FastifyWsAdapter implements WebSocketAdapter<WebSocketServer, WebSo
     wss.path = normalize(path)
     if (entry.paths.has(wss.path)) throw new ERR_INVALID_OPTIONS(`Two WebSocket servers on port ${port} and path ${wss.path}: give the gateways different paths, or one gateway.`)
     entry.paths.set(wss.path, wss)
-    wss.on('connection', (ws) => ws.on('error', (error) => this.logger?.error({ err: error }, 'WebSocket client error')))
+    // A client's protocol errors (an oversized frame, bad framing) close that client; they are its own doing, not the app's.
+    wss.on('connection', (ws) => ws.on('error', (error) => this.logger?.debug({ err: error }, 'WebSocket client error; the client is closed')))
     return wss
   }
 
@@ -108,12 +109,15 @@ export class FastifyWsAdapter implements WebSocketAdapter<WebSocketServer, WebSo
       }
       client.send(text)
     }
+    // Past the limit the socket is paused; what it had read already waits here, in order.
+    const waiting: Buffer[] = []
+    const room = (): boolean => inFlight < inFlightLimit
     const done = (): void => {
-      if (inFlight-- === inFlightLimit) client.resume()
+      inFlight--
+      while (waiting.length > 0 && room()) handle(waiting.shift()!)
+      if (waiting.length === 0 && client.isPaused) client.resume()
     }
-    client.on('message', (raw: Buffer, isBinary: boolean) => {
-      // Garbage (binary, not JSON, no known event) costs its sender nothing but the frame.
-      if (isBinary) return
+    const handle = (raw: Buffer): void => {
       let message: { event?: unknown, data?: unknown }
       try {
         message = JSON.parse(raw.toString())
@@ -122,8 +126,15 @@ export class FastifyWsAdapter implements WebSocketAdapter<WebSocketServer, WebSo
       }
       const handler = typeof message === 'object' && message !== null ? byEvent.get(message.event) : undefined
       if (handler === undefined) return
-      if (++inFlight === inFlightLimit) client.pause()
+      inFlight++
       transform(handler.callback(message.data, message.event)).subscribe({ next: send, error: done, complete: done })
+    }
+    client.on('message', (raw: Buffer, isBinary: boolean) => {
+      // Garbage (binary, not JSON, no known event) costs its sender nothing but the frame.
+      if (isBinary) return
+      if (room()) return handle(raw)
+      waiting.push(raw)
+      if (!client.isPaused) client.pause()
     })
   }
 

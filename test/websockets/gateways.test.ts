@@ -7,6 +7,7 @@ import {
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 import { listening, wsClient } from '../helpers/ws-client.js'
+import { runWatched } from '../helpers/lazy-loading.js'
 
 @Injectable()
 class Greeter {
@@ -113,4 +114,12 @@ test('WsException and other errors answer an exception event, NestJS\'s shape', 
   // Still serving.
   client.send('echo', 'ok')
   assert.equal(await client.next(), 'ok')
+})
+
+test('an app without gateways loads nothing of them; one with a gateway loads the runtime and ws', async () => {
+  const withoutNest = { HIDE_NEST: '1' }
+  assert.deepEqual(await runWatched('without-interceptors', withoutNest), ['{"plain":true}', 'imported: none'])
+  // The client of the fixture imports ws too; rxjs is what the runtime hands NestJS's adapters.
+  assert.deepEqual(await runWatched('with-gateway', withoutNest), ['"echoed"', 'imported: rxjs, the gateway runtime, ws'])
+  assert.deepEqual(await runWatched('with-gateway', { ...withoutNest, HIDE_RXJS: '1' }), ['"echoed"', 'imported: the gateway runtime, ws'])
 })
