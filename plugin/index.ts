@@ -49,6 +49,9 @@ export { FastifyAdapter } from './common/fastify-adapter.js'
 export { VersioningType } from './common/versioning-type.js'
 export { RequestMethod } from './common/request-method.js'
 export { Logger } from './extras/logger.js'
+export { WebSocketGateway, SubscribeMessage, MessageBody, ConnectedSocket, WebSocketServer, Ack } from './websockets/decorators.js'
+export { WsException } from './websockets/ws-exception.js'
+export { FastifyWsAdapter } from './websockets/ws-adapter.js'
 
 /**
  * The classes of the errors the plugin raises, by name (errors.ts holds nothing else); each
@@ -74,3 +77,4 @@ export type { BodyParser, BodyParserOptions, FastifyPlugin, HttpAdapter, INestAp
 export type { MiddlewareConfigProxy, MiddlewareConsumer, NestMiddleware, NestModule } from '../types/middleware.js'
 export type { RouteInfo } from '../types/index.js'
 export type { LoggerService, LogLevel } from '../types/logger.js'
+export type { GatewayMetadata, OnGatewayConnection, OnGatewayDisconnect, OnGatewayInit, WebSocketAdapter, WsMessageHandler, WsResponse } from '../types/websockets.js'

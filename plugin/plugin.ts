@@ -34,6 +34,7 @@ import { documentedModels } from './routing/nest-swagger.js'
 import { hasMethod } from './util/has-method.js'
 import { readNestMetadata } from './nest/interop.js'
 import { loadRxjs } from './pipeline/call-handler.js'
+import { hasGateways } from './websockets/decorators.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -65,6 +66,10 @@ function validateOptions (options: DecoratorPluginOptions): void {
     throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "rawBody" must be true or false, given ${describe(options.rawBody)}.`)
   }
   shutdownSignalsOf(options.shutdownSignals)
+  const adapter = options.websocketAdapter
+  if (adapter !== undefined && !(['create', 'bindClientConnect', 'bindMessageHandlers', 'close'] as const).every((method) => hasMethod(adapter, method))) {
+    throw new ERR_INVALID_OPTIONS(`decoratorPlugin option "websocketAdapter" must be a WebSocket adapter (create, bindClientConnect, bindMessageHandlers, close), such as new WsAdapter(app.server) or new IoAdapter(app.server), given ${describe(adapter)}.`)
+  }
 }
 
 // One context holds one application: its `container` decoration (inherited by child contexts) says so.
@@ -155,10 +160,13 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const container = new Container(graph, options.overrides, internal?.seed, foreign, internal?.mocker)
   container.applicationConfig = new ApplicationConfig(options)
   container.bindApplication([...globals.guards, ...globals.pipes, ...globals.interceptors, ...globals.filters], controllers.map(controllerUse), modules)
+  // Gateways (loaded only when a module provides one) bind their enhancer classes with the routes'.
+  const gateways = hasGateways(modules) ? new (await import('./websockets/runtime.js')).Gateways(modules, container) : undefined
   container.finalize()
   // Plan: each route with its Fastify options; each module's plugins.
   const refs = new EnhancerRefs(container)
   const ctx = routerContext(app, options, container, refs, versioning, globalEnhancers(refs, container, graph.modules, globals), controllers)
+  gateways?.refs(refs, ctx.globals)
   const modulePlugins = new Map(modules.map((module) => [module, planModulePlugins(module)]))
   const plans = controllers.map((scan) => planController(scan, ctx))
   // Each module's controller plans, in one pass over them all.
@@ -167,6 +175,7 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
   const noAutoHead = checkRoutes(plans)
   checkAppRoutes(app, plans)
   versioning.check(app)
+  gateways?.check(container)
   // An application context (testing's compile()) builds providers and controllers but serves no route.
   const serving = internal?.contextOnly !== true
   const routes = plans.flatMap((plan) => plan.routes)
@@ -207,6 +216,11 @@ async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOp
     // Modules loaded later (LazyModuleLoader) add theirs to the same list, for the stop hooks.
     container.lifecycleTargets = lifecycleOrder(container.takeCreated(), modules)
     await startLifecycle(app, root, container, container.lifecycleTargets, options, internal)
+    // Once onModuleInit has run; closed before the HTTP server is, which waits for no upgraded socket.
+    if (serving && gateways !== undefined) {
+      const served = await gateways.serve(container, options.websocketAdapter, app.server, app.log)
+      root.addHook('preClose', async () => { await served.close() })
+    }
   }))
   // Decorated last: an application that failed to build leaves nothing on the parent.
   app.decorate('container', appContainer(container, container.graph.root))

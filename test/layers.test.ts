@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
  * Where each file of plugin/ and types/ sits, lowest first: types/, plugin/'s folders, the plugin
  * function (plugin.ts, which testing/ builds on), then the two entry points.
  */
-const places = ['types', 'util', 'common', 'decorators', 'di', 'versioning', 'validation', 'openapi', 'pipeline', 'routing', 'extras', 'nest', 'plugin.ts', 'testing', 'index.ts', 'testing.ts']
+const places = ['types', 'util', 'common', 'decorators', 'di', 'versioning', 'validation', 'openapi', 'pipeline', 'routing', 'extras', 'nest', 'websockets', 'plugin.ts', 'testing', 'index.ts', 'testing.ts']
 const folders = places.filter((place) => place !== 'types' && !place.endsWith('.ts'))
 const entries = places.filter((place) => place.endsWith('.ts')).map((file) => `plugin/${file}`)
 

@@ -2,6 +2,7 @@
 // `createNestApplication()` gives it, so NestJS specs and bootstrap code type-check unchanged.
 import type { FastifyInstance, FastifyRequest, FastifyListenOptions, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRegisterOptions } from 'fastify'
 import type { LoggerService, LogLevel } from './logger.js'
+import type { WebSocketAdapter } from './websockets.js'
 import type {
   CanActivate, GlobalPrefixOptions, ContextId, EnhancerEntry, ExceptionFilter, InjectionToken, InterceptorLike, ModuleRefGetOptions, NestInterceptor, PipeTransform, VersioningOptions
 } from './index.js'
@@ -87,6 +88,8 @@ export interface INestApplication extends INestApplicationContext {
   useGlobalInterceptors(...interceptors: Array<EnhancerEntry<NestInterceptor>>): this
   useGlobalInterceptors(...interceptors: Array<EnhancerEntry<NestInterceptor | InterceptorLike>>): this
   useGlobalFilters(...filters: Array<EnhancerEntry<ExceptionFilter>>): this
+  /** The adapter serving the WebSocket gateways: NestJS's `WsAdapter` or `IoAdapter` (given the application or its server), or `FastifyWsAdapter`. */
+  useWebSocketAdapter(adapter: WebSocketAdapter): this
   /** Versioning (`{ type: VersioningType.URI }` when no options are given, as in NestJS). */
   enableVersioning(options?: VersioningOptions): this
   setGlobalPrefix(prefix: string, options?: GlobalPrefixOptions): this

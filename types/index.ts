@@ -1,6 +1,7 @@
 // Public types of fastify-decorator-plugin: options, shapes and the interfaces users implement.
 // Runtime values live in plugin/; the classes exported there are their own types.
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import type { WebSocketAdapter } from './websockets.js'
 
 /** The user a guard attached to the request. Augment it to type `request.user`. */
 export interface RequestUser { [key: string]: unknown }
@@ -365,6 +366,11 @@ export interface DecoratorPluginOptions {
    * beforeApplicationShutdown and onApplicationShutdown: NestJS's enableShutdownHooks(). Off by default.
    */
   shutdownSignals?: Array<NodeJS.Signals | (string & Record<never, never>)>
+  /**
+   * Serves the application's WebSocket gateways: NestJS's `WsAdapter` or `IoAdapter`, or the
+   * plugin's `FastifyWsAdapter` (the default), on the app's own HTTP server for port 0.
+   */
+  websocketAdapter?: WebSocketAdapter
 }
 
 export interface Container {

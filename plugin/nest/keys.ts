@@ -94,7 +94,7 @@ export const paramTypes: Record<number, { kind: ParamKind } | { unsupported: str
   10: { kind: 'host' },
   11: { kind: 'ip' },
   12: { kind: 'rawBody' },
-  13: { unsupported: '@Ack()', fix: 'it belongs to WebSocket gateways, which the plugin does not run' },
+  13: { unsupported: '@Ack()', fix: 'it belongs to WebSocket gateway handlers (@SubscribeMessage()), not to routes' },
   14: { kind: 'cookies' },
   15: { kind: 'signedCookies' }
 }

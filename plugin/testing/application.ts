@@ -6,6 +6,7 @@ import type {
 } from '../../types/index.js'
 import type { BodyParser, BodyParserOptions, FastifyPlugin, NestApplicationOptions, NestFastifyApplication } from '../../types/application.js'
 import type { LoggerService, LogLevel } from '../../types/logger.js'
+import type { WebSocketAdapter } from '../../types/websockets.js'
 import { decoratorPlugin } from '../plugin.js'
 import type { FastifyAdapter } from '../common/fastify-adapter.js'
 import { Logger } from '../extras/logger.js'
@@ -175,6 +176,13 @@ export class TestingApplication implements NestFastifyApplication {
   useGlobalPipes (...pipes: Array<EnhancerEntry<PipeTransform>>): this { return this.#add('useGlobalPipes', this.#options.globalPipes, pipes) }
   useGlobalInterceptors (...interceptors: Array<EnhancerEntry<NestInterceptor | InterceptorLike>>): this { return this.#add('useGlobalInterceptors', this.#options.globalInterceptors, interceptors) }
   useGlobalFilters (...filters: Array<EnhancerEntry<ExceptionFilter>>): this { return this.#add('useGlobalFilters', this.#options.globalFilters, filters) }
+
+  /** The plugin's `websocketAdapter`: NestJS's adapters built with the application get its HTTP server. */
+  useWebSocketAdapter (adapter: WebSocketAdapter): this {
+    this.#unstarted('useWebSocketAdapter()')
+    this.#options.websocketAdapter = adapter
+    return this
+  }
 
   enableVersioning (options: VersioningOptions = { type: 'uri' }): this {
     this.#unstarted('enableVersioning()')

@@ -50,3 +50,8 @@ export const kRouteInfo = Symbol('fdp.routeInfo')
 export const kAnswer = Symbol('fdp.answer')
 export const kDtoCompile = Symbol('fdp.dtoCompile')
 export const kValidateSync = Symbol('fdp.validateSync')
+// WebSocket gateways: the class's port and options, a handler's event, its parameters, the server properties.
+export const kGateway = key('gateway')
+export const kMessage = key('message')
+export const kWsParams = key('wsParams')
+export const kWsServer = key('wsServer')

@@ -10,7 +10,8 @@ const {
   Module, Global, Injectable, Inject, Optional, Controller, Get, Post, Put, Patch, Delete, Options, Head, All,
   Param, Query, Body, Headers, Req, Res, Request, Response, Ip, RawBody, Cookies, SignedCookies, Session, createParamDecorator, HttpCode, Header, Redirect, Render, Sse, SerializeOptions,
   UseGuards, UsePipes, UseInterceptors, UseFilters, Catch, SetMetadata, Reflector, Version, RouteSchema, RouteConfig,
-  RouteConstraints, Hook, UploadedFile, UploadedFiles, HostParam
+  RouteConstraints, Hook, UploadedFile, UploadedFiles, HostParam,
+  WebSocketGateway, SubscribeMessage, MessageBody, ConnectedSocket, WebSocketServer, Ack
 } = api
 
 const guard = { canActivate: () => true }
@@ -68,7 +69,13 @@ const decorators: Record<string, Array<[Function, object]>> = {
   Hook: [[Hook('onRequest'), methodContext]],
   UploadedFile: [[UploadedFile(), fieldContext]],
   UploadedFiles: [[UploadedFiles(), fieldContext]],
-  createParamDecorator: [[createParamDecorator(() => 'user')(), fieldContext]]
+  createParamDecorator: [[createParamDecorator(() => 'user')(), fieldContext]],
+  WebSocketGateway: [[WebSocketGateway(), classContext]],
+  SubscribeMessage: [[SubscribeMessage('events'), methodContext]],
+  MessageBody: [[MessageBody(), fieldContext]],
+  ConnectedSocket: [[ConnectedSocket(), fieldContext]],
+  WebSocketServer: [[WebSocketServer(), fieldContext]],
+  Ack: [[Ack(), fieldContext]]
 }
 
 test('the table covers every decorator the package exports', () => {
