@@ -12,9 +12,9 @@ export type Conversion = 'number' | 'string' | 'boolean' | 'date' | 'keep'
 
 export interface PropertyConversion { property: string, to: Conversion }
 
-type Convert = (value: string | number | boolean) => unknown
+export type Convert = (value: string | number | boolean) => unknown
 
-const converters: Record<Conversion, Convert> = {
+export const converters: Record<Conversion, Convert> = {
   number: Number,
   string: String,
   boolean: Boolean,
@@ -33,9 +33,10 @@ export function conversionTo (type: unknown): Conversion | undefined {
 
 // A value the compiled check leaves to class-validator: an object (class-transformer builds it
 // into an instance or an array, or fails to convert an object without a prototype).
-const unconvertible = Symbol('unconvertible')
+export const unconvertible = Symbol('unconvertible')
 
-function convertValue (value: unknown, convert: Convert): unknown {
+/** What class-transformer makes of a primitive, null or undefined, or of an array of them (a new array); `unconvertible` for anything else. */
+export function convertValue (value: unknown, convert: Convert): unknown {
   if (value === null || value === undefined) return value
   const type = typeof value
   if (type === 'string' || type === 'number' || type === 'boolean') return convert(value as string)

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Type } from '../../types/index.js'
 import { loadDtoPeers, type DtoPeers } from './dto-peers.js'
 import { compileDto, NotCompilable, uuidFormat, type JsonSchema } from './dto-schema.js'
+import { instanceBuilder } from './dto-instances.js'
 import { convertingCheck, documented, isValidDate } from './dto-conversions.js'
 import { compileSettings, recordVerdict, type CompileSettings, type JudgedPart, type Verdict } from './dto-verdicts.js'
 import { ValidationPipe, isValidatedType } from './validation-pipe.js'
@@ -111,7 +112,7 @@ export class DtoSchemas {
       if ('reason' in settings) throw new NotCompilable(settings.reason)
       // ValidationPipe leaves these alone: a mark for one must never make it validate them.
       if (!isValidatedType(cls)) throw new NotCompilable(`${cls.name} is a type ValidationPipe does not validate`)
-      const { schema, plans, conversions } = compileDto(cls, settings.options, settings.implicitConversion)
+      const { schema, plans, conversions, fields } = compileDto(cls, settings.options, settings.implicitConversion)
       this.#ajv ??= createAjv(loadDtoPeers())
       const check = this.#ajv.compile(schema)
       const shown = conversions.length === 0 ? schema : documented(schema)
@@ -119,7 +120,7 @@ export class DtoSchemas {
         cls,
         id: this.#name(cls, shown),
         schema: shown,
-        verdict: { cls, fingerprint: settings.fingerprint, plans },
+        verdict: { cls, fingerprint: settings.fingerprint, plans, build: instanceBuilder(cls, fields) },
         check: conversions.length === 0 ? check : convertingCheck(check, conversions)
       }
     } catch (error) {

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { loadDtoPeers, type DtoPeers, type ValidationMetadata } from './dto-peers.js'
 import type { ClassPlan, VerdictOptions } from './dto-verdicts.js'
 import { conversionTo, type Conversion, type PropertyConversion } from './dto-conversions.js'
+import { fieldPlan, type FieldPlan } from './dto-instances.js'
 
 export type JsonSchema = Record<string, any>
 
@@ -11,6 +12,8 @@ export interface DtoCompilation {
   plans: Map<Function, ClassPlan>
   /** The top-level properties class-transformer converts, which the schema judges converted. */
   conversions: PropertyConversion[]
+  /** How class-transformer builds each declared property of the class itself. */
+  fields: Map<string, FieldPlan>
 }
 
 /** Why a DTO keeps class-validator at run time. */
@@ -30,6 +33,8 @@ interface Context {
   /** class-transformer's enableImplicitConversion: properties converted by their design type. */
   implicitConversion: boolean
   conversions: PropertyConversion[]
+  /** Per class compiled: how class-transformer builds each declared property. */
+  fields: Map<Function, Map<string, FieldPlan>>
   /** Classes being compiled, outermost first: a class met again nests itself. */
   stack: Function[]
 }
@@ -42,9 +47,9 @@ interface Context {
  * which only sends such rare values back to class-validator. Throws NotCompilable with the reason.
  */
 export function compileDto (cls: Function, options: VerdictOptions, implicitConversion = false): DtoCompilation {
-  const ctx: Context = { peers: loadDtoPeers(), options, plans: new Map(), implicitConversion, conversions: [], stack: [] }
+  const ctx: Context = { peers: loadDtoPeers(), options, plans: new Map(), implicitConversion, conversions: [], fields: new Map(), stack: [] }
   const schema = compileClass(cls, ctx)
-  return { schema, plans: ctx.plans, conversions: ctx.conversions }
+  return { schema, plans: ctx.plans, conversions: ctx.conversions, fields: ctx.fields.get(cls)! }
 }
 
 function compileClass (cls: Function, ctx: Context): JsonSchema {
@@ -77,11 +82,13 @@ function compileClass (cls: Function, ctx: Context): JsonSchema {
 
   const schema: JsonSchema = { type: 'object', properties: {} }
   const nested: string[] = []
+  const fields = new Map<string, FieldPlan>()
   ctx.stack.push(cls)
   for (const property of properties) {
     checkAssignable(cls, probe, property)
-    const { schema: propertySchema, isNested, conversion } = compileProperty(cls, property, grouped[property], ctx)
+    const { schema: propertySchema, isNested, conversion, reflectedType } = compileProperty(cls, property, grouped[property], ctx)
     schema.properties[property] = propertySchema
+    fields.set(property, fieldPlan(conversion, reflectedType))
     if (isNested) nested.push(property)
     if (conversion !== undefined) {
       // The check converts the request's own properties; class-transformer converts nested ones too.
@@ -94,6 +101,7 @@ function compileClass (cls: Function, ctx: Context): JsonSchema {
   if (required.length > 0) schema.required = required
   if (options.whitelist && options.forbidNonWhitelisted) schema.additionalProperties = false
   ctx.plans.set(cls, { allowed: new Set(properties), nested })
+  ctx.fields.set(cls, fields)
   return schema
 }
 
@@ -117,7 +125,7 @@ function checkAssignable (cls: Function, probe: any, property: string): void {
   }
 }
 
-function compileProperty (cls: Function, property: string, metadatas: ValidationMetadata[], ctx: Context): { schema: JsonSchema, isNested: boolean, conversion?: Conversion } {
+function compileProperty (cls: Function, property: string, metadatas: ValidationMetadata[], ctx: Context): { schema: JsonSchema, isNested: boolean, conversion?: Conversion, reflectedType?: unknown } {
   const { peers, options } = ctx
   const where = `${cls.name}.${property}`
   const single: JsonSchema[] = []
@@ -192,7 +200,7 @@ function compileProperty (cls: Function, property: string, metadatas: Validation
   if (defined && schema.type === undefined) schema = merge([schema, { not: { type: 'null' } }])
   // class-validator skips the property when it is null (and undefined, left to `required`).
   if (optional || ((options.skipNullProperties || options.skipMissingProperties) && !defined)) schema = nullable(schema)
-  return { schema, isNested: nested, conversion }
+  return { schema, isNested: nested, conversion, reflectedType: typeMetadata?.reflectedType }
 }
 
 // What implicit conversion does with the property's design type (none without one).

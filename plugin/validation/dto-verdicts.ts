@@ -43,7 +43,13 @@ export function compileSettings (validatorOptions: Record<string, unknown>, tran
 export interface ClassPlan { allowed: Set<string>, nested: string[] }
 
 /** What a compiled DTO schema tells the pipe about a value it accepted. */
-export interface Verdict { cls: Function, fingerprint: string, plans: Map<Function, ClassPlan> }
+export interface Verdict {
+  cls: Function
+  fingerprint: string
+  plans: Map<Function, ClassPlan>
+  /** plainToInstance for the accepted values it covers (undefined for the others). */
+  build: (value: object) => object | undefined
+}
 
 /** The request parts a compiled DTO can stand for, as ValidationPipe's metadata names them. */
 export type JudgedPart = 'body' | 'query' | 'param'

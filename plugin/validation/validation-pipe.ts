@@ -70,7 +70,8 @@ export class ValidationPipe implements PipeTransform {
   /** What #check hands on for a valid value, without validating it again. */
   #passed (value: object, metatype: Type, verdict: Verdict): unknown {
     if (!this.#options.transform && !this.#options.whitelist) return value
-    const entity = this.#instance(value, metatype)
+    // Built from the compiled plan where it covers the value, as class-transformer builds it.
+    const entity = verdict.build(value) ?? this.#instance(value, metatype)
     if (this.#validatorOptions.whitelist) stripUndeclared(entity, verdict.plans)
     return this.#options.transform ? entity : this.#peers.instanceToPlain(entity, this.#options.transformOptions)
   }

@@ -142,7 +142,7 @@ test('another request validated between a request\'s validation and its pipe: cl
   assert.equal(validations, 3)
 })
 
-const verdict = { cls: CreateCat, fingerprint: 'f', plans: new Map() } satisfies Verdict
+const verdict = { cls: CreateCat, fingerprint: 'f', plans: new Map(), build: () => undefined } satisfies Verdict
 
 test('a verdict is taken once, for the very value and part it was given for', () => {
   const body = { name: 'Tom', age: 2 }
