@@ -172,7 +172,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     handler: buildHandler(plan, container, refs, paramPipes) as RouteOptions['handler'],
     config: routeConfig(options.config, { cls, handler: method })
   }
-  if (ctx.openapi !== undefined) routeOptions.config!.swaggerTransform = nestSwaggerTransform(cls, handler, ctx.openapi)
+  if (ctx.openapi !== undefined) (routeOptions.config as Record<string, unknown>).swaggerTransform = nestSwaggerTransform(cls, handler, ctx.openapi)
   if (uploads) routeOptions.preHandler = buildUploadHook(params)
   if (own.filters.length > 0) routeOptions.errorHandler = createErrorHandler([globals.filters, classEnhancers.filters, own.filters], refs)
   if (dto.schema !== undefined) routeOptions.schema = dto.schema
