@@ -2,11 +2,10 @@ import type { UploadedFileOptions } from '../../types/index.js'
 import { paramDecorator, isPipe, type PipeEntry } from './params.js'
 import { ERR_INVALID_DECLARATION } from '../util/errors.js'
 import { describe } from '../util/describe.js'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { UploadedFileInfo } from '../../types/index.js'
 import type { ParamDefinition } from './params.js'
 import { BadRequestException } from '../common/exceptions.js'
-import { ERR_MISSING_PEER } from '../util/errors.js'
 
 function uploadDecorator (kind: 'file' | 'files', name: string) {
   return (fieldOrOptions?: string | UploadedFileOptions | PipeEntry, ...pipes: PipeEntry[]): ParameterDecorator => {
@@ -62,12 +61,6 @@ type MultipartRequest = FastifyRequest & {
 /** Whether a parameter takes uploaded files (@UploadedFile(s)). */
 export function isUpload (param: ParamDefinition): boolean {
   return param.kind === 'file' || param.kind === 'files'
-}
-
-/** Fails registration when a route takes files but @fastify/multipart is not in its context. */
-export function checkMultipart (instance: FastifyInstance, owner: string, moduleName: string): void {
-  if (instance.hasRequestDecorator('isMultipart') && instance.hasContentTypeParser('multipart/form-data')) return
-  throw new ERR_MISSING_PEER(`${owner} takes @UploadedFile()/@UploadedFiles(), which read files through @fastify/multipart, but no @fastify/multipart is registered where its routes can see it. npm install @fastify/multipart, then register it on the app before decoratorPlugin or list it in ${moduleName}'s plugins: @Module({ plugins: [multipart] }).`)
 }
 
 function addField (fields: Record<string, unknown>, name: string, value: unknown): void {

@@ -22,6 +22,7 @@ import { noEntries } from '../util/empty.js'
 import { noExclusions } from './global-prefix.js'
 import type { ModelSchemas } from '../openapi/model-schemas.js'
 import { nestSwaggerTransform } from './nest-swagger.js'
+import { readsPlugin } from './request-plugins.js'
 
 export interface RoutePlan {
   owner: string
@@ -40,7 +41,7 @@ export interface RoutePlan {
   rawBody: boolean
   /** Takes @UploadedFile(s): needs @fastify/multipart in its context. */
   uploads: boolean
-  /** The request decorators of other plugins its parameters read (@Cookies: cookies, @Session: session). */
+  /** The kinds of its parameters that read what another plugin adds (files, cookies, the session). */
   reads: ParamKind[]
   /** Has interceptors: next.handle() is an Observable too when rxjs is installed. */
   intercepted: boolean
@@ -144,7 +145,7 @@ function planHandler (handler: HandlerScan, controller: ControllerPlan, definiti
     }
     uploads ||= isUpload(param)
     rawBody ||= param.kind === 'rawBody'
-    if (param.kind === 'cookies' || param.kind === 'signedCookies' || param.kind === 'session') reads = reads === noEntries ? [param.kind] : [...reads, param.kind]
+    if (readsPlugin(param.kind)) reads = reads === noEntries ? [param.kind] : [...reads, param.kind]
   }
   // A handler's own host constraint is more specific than its controller's.
   const ownHost = options.constraints?.host !== undefined

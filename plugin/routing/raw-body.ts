@@ -7,6 +7,11 @@ type Done = (error: Error | null, body?: unknown) => void
 type Parse = (request: FastifyRequest, body: Buffer, done: Done) => void
 
 export const urlencoded = 'application/x-www-form-urlencoded'
+
+/** Whether a parser given for `given` (a string as Fastify stores it: trimmed, lower case, or a RegExp) takes `type`. */
+export function takesType (given: string | RegExp, type: string): boolean {
+  return typeof given === 'string' ? given.trim().toLowerCase() === type : given.test(type)
+}
 const protoKey = '__proto__'
 
 export interface BodyParserOptions {
@@ -25,10 +30,11 @@ export interface BodyParserOptions {
  * (Fastify's own JSON parser, same errors) and hands any other type over as the Buffer.
  */
 export function addBodyParser (instance: FastifyInstance, type: string | RegExp, { rawBody, bodyLimit, parser }: BodyParserOptions): void {
-  const parse = parser !== undefined ? userParser(parser) : typeof type === 'string' ? defaultParser(instance, type.trim().toLowerCase()) : undefined
+  const name = typeof type === 'string' ? type.trim().toLowerCase() : undefined
+  const parse = parser !== undefined ? userParser(parser) : name !== undefined ? defaultParser(instance, name) : undefined
   if (rawBody && !instance.hasRequestDecorator('rawBody')) instance.decorateRequest('rawBody', undefined)
   if (instance.hasContentTypeParser(type)) instance.removeContentTypeParser(type)
-  if (rawBody && typeof type === 'string') rawTypesOf(instance).add(type.trim().toLowerCase())
+  if (rawBody && name !== undefined) rawTypesOf(instance).add(name)
   const options = bodyLimit === undefined ? { parseAs: 'buffer' as const } : { parseAs: 'buffer' as const, bodyLimit }
   instance.addContentTypeParser(type, options, rawBody
     ? function fdpRawBody (request, body, done) {

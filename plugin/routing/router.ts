@@ -5,7 +5,6 @@ import type { ControllerPlan, RoutePlan, RouterContext } from './planner.js'
 import { createErrorHandler } from '../pipeline/exception-handler.js'
 import { addHooks } from './hooks.js'
 import { installRawBodyParsers } from './raw-body.js'
-import { checkMultipart } from '../decorators/uploads.js'
 import { checkRequestPlugins } from './request-plugins.js'
 
 /** Each module's and each controller's encapsulated Fastify context, as registration creates them. */
@@ -30,8 +29,6 @@ const controllerContext = named(async function controllerContext (instance: Fast
     instance.setErrorHandler(createErrorHandler([ctx.globals.filters, plan.filters], ctx.refs))
   }
   addHooks(instance, plan.binding, ctx.container)
-  const uploads = plan.routes.find((route) => route.uploads)
-  if (uploads) checkMultipart(instance, uploads.owner, plan.module.name)
   checkRequestPlugins(instance, plan)
   // With the rawBody option every route keeps the bytes; otherwise routes that take @RawBody() live
   // in a child context whose JSON and text parsers keep them.

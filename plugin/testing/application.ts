@@ -15,7 +15,7 @@ import { describe } from '../util/describe.js'
 import { shutdownSignalsOf } from '../extras/shutdown-signals.js'
 import { getIn, resolveIn } from './lookup.js'
 import { loadCors } from './cors.js'
-import { addBodyParser, urlencoded } from '../routing/raw-body.js'
+import { addBodyParser, takesType, urlencoded } from '../routing/raw-body.js'
 import { globalPrefix } from '../routing/global-prefix.js'
 
 /** What an application needs from the compiled module it serves. */
@@ -261,7 +261,7 @@ export class TestingApplication implements NestFastifyApplication {
     for (const { type, bodyLimit, parser } of this.#bodyParsers) addBodyParser(this.#fastify, type, { rawBody, bodyLimit, parser })
     if (!rawBody) return
     for (const type of ['application/json', urlencoded]) {
-      if (!this.#bodyParsers.some((added) => typeof added.type === 'string' ? added.type.trim().toLowerCase() === type : added.type.test(type))) {
+      if (!this.#bodyParsers.some((added) => takesType(added.type, type))) {
         addBodyParser(this.#fastify, type, { rawBody })
       }
     }

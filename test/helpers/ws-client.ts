@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import { WebSocket } from 'ws'
 import type { FastifyInstance } from 'fastify'
 import type { TestContext } from 'node:test'
@@ -8,6 +9,15 @@ export interface WsClient {
   send: (event: string, data?: unknown) => void
   next: () => Promise<any>
   close: () => Promise<void>
+}
+
+/** A loopback port nothing listens on now (for a gateway's own port, or a Redis server). */
+export async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
 
 export async function listening (app: FastifyInstance): Promise<number> {

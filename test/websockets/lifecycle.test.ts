@@ -1,21 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createServer } from 'node:net'
 import Fastify from 'fastify'
 import { WebSocket } from 'ws'
 import {
   Inject, Injectable, MessageBody, Module, Scope, SubscribeMessage, WebSocketGateway, decoratorPlugin, type OnModuleDestroy
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
-import { listening, wsClient } from '../helpers/ws-client.js'
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+import { freePort, listening, wsClient } from '../helpers/ws-client.js'
 
 const order: string[] = []
 

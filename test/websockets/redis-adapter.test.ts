@@ -3,22 +3,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import Fastify from 'fastify'
 import { IoAdapter } from '@nestjs/platform-socket.io'
 import { createAdapter } from '@socket.io/redis-adapter'
 import { createClient } from 'redis'
 import { io, type Socket as ClientSocket } from 'socket.io-client'
 import { MessageBody, Module, SubscribeMessage, WebSocketGateway, WebSocketServer, decoratorPlugin } from '../../plugin/index.js'
-import { listening } from '../helpers/ws-client.js'
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+import { freePort, listening } from '../helpers/ws-client.js'
 
 type Cleanup = () => unknown
 /** Runs when the test ends, last given first: the clients, the apps, their Redis connections, then Redis. */
