@@ -196,7 +196,12 @@ function answer (result: unknown, reply: FastifyReply): unknown {
   // Only a StreamableFile needs the reply: anything else goes to Fastify as it is.
   if (isStreamableFile(result)) return streamOf(result, reply)
   if (isThenable(result)) return new PendingPayload(result, reply)
-  return typeof (result as Partial<ObservableLike>).subscribe === 'function' ? new PendingPayload(lastValue(result as ObservableLike), reply) : result
+  if (typeof (result as Partial<ObservableLike>).subscribe !== 'function') return result
+  const last = lastValue(result as ObservableLike)
+  if (isThenable(last)) return new PendingPayload(last, reply)
+  // As Fastify answers a promise of undefined: an empty body.
+  if (last === undefined) { reply.send(); return }
+  return payloadOf(last, reply)
 }
 
 type Proceed = (instance: unknown, req: FastifyRequest, reply: FastifyReply) => unknown

@@ -8,12 +8,30 @@ export function isObservable (value: unknown): value is ObservableLike {
   return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' && !isThenable(value)
 }
 
-/** The last value of an Observable-like (rxjs or any object with `subscribe`). */
-export function lastValue (observable: ObservableLike): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let last: unknown
-    observable.subscribe({ next: (value) => { last = value }, error: reject, complete: () => resolve(last) })
+// Where lastValue's subscription stands.
+const PENDING = 0
+const DONE = 1
+const FAILED = 2
+
+/**
+ * The last value of an Observable-like (rxjs or any object with `subscribe`): now when it
+ * completes while subscribing, as `of(x)` and `next.handle().pipe(map(...))` over a value do,
+ * else a promise of it. A failure always comes as a rejected promise.
+ */
+export function lastValue (observable: ObservableLike): unknown {
+  let state = PENDING
+  let last: unknown
+  let failure: unknown
+  let resolveLast: ((value: unknown) => void) | undefined
+  let rejectLast: ((error: unknown) => void) | undefined
+  observable.subscribe({
+    next: (value) => { last = value },
+    error: (error) => { if (rejectLast !== undefined) rejectLast(error); else { failure = error; state = FAILED } },
+    complete: () => { if (resolveLast !== undefined) resolveLast(last); else state = DONE }
   })
+  if (state === DONE) return last
+  if (state === FAILED) return Promise.reject(failure)
+  return new Promise((resolve, reject) => { resolveLast = resolve; rejectLast = reject })
 }
 
 export const unwrap = (value: unknown): unknown => isObservable(value) ? lastValue(value) : value

@@ -2,10 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { RouteOptions } from 'fastify'
 import {
-  Body, Controller, Get, Inject, Injectable, Module, Param, ParseIntPipe, Post, REQUEST, Redirect, Scope, UseGuards, UseInterceptors,
+  Body, Controller, ForbiddenException, Get, Inject, Injectable, Module, Param, ParseIntPipe, Post, REQUEST, Redirect, Scope, UseGuards, UseInterceptors,
   type CallHandler, type ExecutionContext
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
+import { map, throwError, type Observable } from 'rxjs'
 
 // Per request, the plugin makes no promise of its own unless a guard, pipe, interceptor,
 // provider or handler gives one: routes are called here directly, without Fastify around them.
@@ -52,6 +53,14 @@ class PendingController {
   @Get('sync-observable')
   @UseInterceptors({ intercept: () => ({ subscribe: (s: { next: (v: unknown) => void, complete: () => void }) => { s.next('now'); s.complete() } }) })
   syncObservable () { return 'unused' }
+
+  @Get('rx')
+  @UseInterceptors({ intercept: (ctx: ExecutionContext, next: CallHandler) => (next.handle() as unknown as Observable<unknown>).pipe(map((data) => ({ data }))) })
+  rx () { return 'now' }
+
+  @Get('sync-error')
+  @UseInterceptors({ intercept: () => throwError(() => new ForbiddenException('no')) })
+  syncError () { return 'unused' }
 
   @Get('observable')
   @UseInterceptors({ intercept: () => Promise.resolve({ subscribe: (s: { next: (v: unknown) => void, complete: () => void }) => { s.next('last'); s.complete() } }) })
@@ -135,16 +144,21 @@ test('a route with interceptors hands Fastify its pending value finished in Fast
   const handler = (url: string) => (routes.get(url)!.handler as Function)({ headers: {} }, fakeReply) as PromiseLike<unknown>
   const settled = (url: string) => new Promise((resolve, reject) => { handler(url).then(resolve, reject) })
   assert.deepEqual(await settled('/pending'), { data: 'value' })
-  // Once the interceptor's promise has settled, or its Observable has completed, Fastify's callback
-  // runs in the very next turn.
-  for (const url of ['/pending/settled', '/pending/sync-observable']) {
-    const order: string[] = []
-    handler(url).then(() => order.push('finished'))
-    queueMicrotask(() => order.push('next turn'))
-    await new Promise((resolve) => setImmediate(resolve))
-    assert.deepEqual(order, ['finished', 'next turn'], url)
-  }
-  assert.equal(await settled('/pending/sync-observable'), 'now')
+  // Once the interceptor's promise has settled, Fastify's callback runs in the very next turn.
+  const order: string[] = []
+  handler('/pending/settled').then(() => order.push('finished'))
+  queueMicrotask(() => order.push('next turn'))
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.deepEqual(order, ['finished', 'next turn'])
+  // An Observable that completes while subscribed (rxjs operators over a value) is read at once.
+  assert.equal(handler('/pending/sync-observable'), 'now')
+  assert.deepEqual(handler('/pending/rx'), { data: 'now' })
+  assert.deepEqual((await app.inject('/pending/rx')).json(), { data: 'now' })
+  // One that fails at once fails as a rejection, as a pending one would.
+  await assert.rejects(settled('/pending/sync-error'), { message: 'no' })
+  const failed = await app.inject('/pending/sync-error')
+  assert.equal(failed.statusCode, 403)
+  assert.deepEqual(failed.json(), { statusCode: 403, message: 'no', error: 'Forbidden' })
   // An Observable the interceptor's promise gives is unwrapped, and a failure in finishing is a rejection.
   assert.equal(await settled('/pending/observable'), 'last')
   await assert.rejects(settled('/pending/redirect'), { code: 'FDP_ERR_INVALID_REDIRECT' })
