@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict'
 import fc from 'fast-check'
+import type { FastifyInstance } from 'fastify'
 
 // Query string values as clients send them: numbers in every notation JavaScript's Number()
 // reads (and some it does not), wrapped in whitespace, empty, unicode, dates and booleans.
@@ -48,4 +50,19 @@ export function queryString (keys: string[], start?: fc.Arbitrary<string>): fc.A
   const pairs = fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: fc.array(pair, { maxLength: 6 }) })
   return fc.tuple(start === undefined ? fc.constant([]) : fc.option(start, { freq: 3, nil: undefined }).map((first) => first === undefined ? [] : [first]), pairs)
     .map(([first, rest]) => [...first, ...rest].join('&'))
+}
+
+/**
+ * On generated `urls`, `compiled` answers every request as `plain` does (status and JSON body),
+ * and both verdicts are seen often enough that answering one way for all could not pass.
+ */
+export async function assertAnswersAlike (plain: FastifyInstance, compiled: FastifyInstance, urls: fc.Arbitrary<string>): Promise<void> {
+  const answers = new Map<number, number>()
+  await fc.assert(fc.asyncProperty(urls, async (url) => {
+    const [expected, actual] = await Promise.all([plain.inject(url), compiled.inject(url)])
+    assert.equal(actual.statusCode, expected.statusCode, `status for ${url}`)
+    assert.deepEqual(actual.json(), expected.json(), `answer for ${url}`)
+    answers.set(expected.statusCode, (answers.get(expected.statusCode) ?? 0) + 1)
+  }), { numRuns: 150 })
+  assert.ok((answers.get(200) ?? 0) > 10 && (answers.get(400) ?? 0) > 10, JSON.stringify([...answers]))
 }
