@@ -156,6 +156,7 @@ function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteD
     }
   }
   const own = keys.length === 0 ? noDeclarations : ownDeclarations(method)
+  if (own.sse !== undefined) checkEventStream(name, own, params)
   return {
     key: route.key,
     name,
@@ -172,6 +173,21 @@ function scanHandler (cls: Type, definition: ControllerDefinition, route: RouteD
     sse: own.sse,
     version: own.version ?? definition.version,
     options: own.options
+  }
+}
+
+/**
+ * An @Sse() handler's answer is its stream: a view, a redirect or a reply the handler sends itself
+ * would be a second answer. (NestJS renders or redirects the stream object, and writes the stream
+ * beside whatever the handler sends on @Res().)
+ */
+function checkEventStream (name: string, own: OwnDeclarations, params: ParamDefinition[]): void {
+  const other = own.render !== undefined ? '@Render()' : own.redirect !== undefined ? '@Redirect()' : undefined
+  if (other !== undefined) throw new ERR_INVALID_DECLARATION(`${name} has both @Sse() and ${other}; an event stream is the whole answer. Remove ${other}, or serve the view or redirect from another route.`)
+  for (let i = 0; i < params.length; i++) {
+    if (params[i].kind === 'res' && params[i].passthrough !== true) {
+      throw new ERR_INVALID_DECLARATION(`${name} has @Sse() and takes the reply with @Res() (parameter ${params[i].index}); the stream is sent for it. Use @Res({ passthrough: true }) to set headers or cookies, or drop @Sse() to send the reply yourself.`)
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { request } from 'node:http'
 import * as nest from '@nestjs/common'
 import { Observable, map } from 'rxjs'
 import { build } from '../helpers/app.js'
+import { registrationError } from '../helpers/registration.js'
 
 const torn = { unsubscribed: 0 }
 
@@ -59,4 +60,24 @@ test("NestJS's @Sse() over a socket: events as NestJS writes them, torn down whe
   assert.ok(received.text.startsWith('\nevent: tick\nid: 1\ndata: {"n":1}\n\nevent: tick\nid: 2\ndata: {"n":2}\n\n'), received.text)
   while (torn.unsubscribed === 0) await new Promise((resolve) => setTimeout(resolve, 5))
   assert.equal((await app.inject('/clock/none')).statusCode, 404)
+})
+
+test("NestJS's @Sse() with @Render() or a @Res() it would answer on fails registration, as NestJS would answer twice", async () => {
+  @nest.Controller('page')
+  class RenderedController {
+    @nest.Sse() @nest.Render('page')
+    stream (): Observable<nest.MessageEvent> { return new Observable() }
+  }
+  @nest.Controller('reply')
+  class RepliedController {
+    @nest.Sse()
+    stream (@nest.Res() reply: unknown): Observable<nest.MessageEvent> { return new Observable() }
+  }
+  for (const [controller, message] of [[RenderedController, /RenderedController\.stream has both @Sse\(\) and @Render\(\)/], [RepliedController, /RepliedController\.stream has @Sse\(\) and takes the reply with @Res\(\)/]] as const) {
+    @nest.Module({ controllers: [controller] })
+    class FailingModule {}
+    const error = await registrationError({ module: FailingModule })
+    assert.equal(error.code, 'FDP_ERR_INVALID_DECLARATION')
+    assert.match(error.message, message)
+  }
 })

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
 import { Observable, interval, map, of, throwError, concat } from 'rxjs'
 import {
-  Module, Controller, Sse, Get, Header, HttpCode, Inject, Injectable, Scope, UseGuards, UseInterceptors, REQUEST,
+  Module, Controller, Sse, Get, Header, HttpCode, Inject, Injectable, Redirect, Render, Res, Scope, UseGuards, UseInterceptors, REQUEST,
   NotFoundException, errors, type CallHandler, type ExecutionContext, type MessageEvent, type NestInterceptor
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 import { collected } from '../helpers/gc.js'
+import { registrationError } from '../helpers/registration.js'
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -166,6 +167,43 @@ test('@Sse() refuses a path or limit it cannot use, naming the fix', () => {
   assert.throws(() => Sse(5 as unknown as string), /@Sse\(\) takes a path string, given number 5/)
   assert.throws(() => Sse('x', { maxPendingDataLength: -1 }), /maxPendingDataLength.*0 or Infinity for no limit/)
   assert.throws(() => Sse('x', null as never), /@Sse\(\) takes \{ maxPendingDataLength \}/)
+})
+
+test('@Sse() with @Render(), @Redirect() or a @Res() it would answer on fails registration, naming the fix; passthrough is kept', async (t) => {
+  class Rendered { events () { return of({ data: 1 }) } }
+  Render('page')(Rendered.prototype, 'events', Object.getOwnPropertyDescriptor(Rendered.prototype, 'events')!)
+  class Redirected { events () { return of({ data: 1 }) } }
+  Redirect('/elsewhere')(Redirected.prototype, 'events', Object.getOwnPropertyDescriptor(Redirected.prototype, 'events')!)
+  class Replied { events (reply: unknown) { return of({ data: 1 }) } }
+  Res()(Replied.prototype, 'events', 0)
+  const cases: Array<[Function, RegExp]> = [
+    [Rendered, /^Rendered\.events has both @Sse\(\) and @Render\(\); an event stream is the whole answer\. Remove @Render\(\)/],
+    [Redirected, /^Redirected\.events has both @Sse\(\) and @Redirect\(\)/],
+    [Replied, /^Replied\.events has @Sse\(\) and takes the reply with @Res\(\) \(parameter 0\).*Use @Res\(\{ passthrough: true \}\)/]
+  ]
+  for (const [cls, message] of cases) {
+    Sse('events')(cls.prototype, 'events', Object.getOwnPropertyDescriptor(cls.prototype, 'events')!)
+    Controller('c')(cls)
+    class AppModule {}
+    Module({ controllers: [cls as new () => object] })(AppModule)
+    const error = await registrationError({ module: AppModule })
+    assert.equal(error.code, 'FDP_ERR_INVALID_DECLARATION')
+    assert.match(error.message, message)
+  }
+
+  @Controller('passthrough')
+  class Passthrough {
+    @Sse() events (@Res({ passthrough: true }) reply: { header: (name: string, value: string) => unknown }) {
+      reply.header('x-stream', 'yes')
+      return of({ data: 'kept' })
+    }
+  }
+  @Module({ controllers: [Passthrough] })
+  class PassthroughModule {}
+  const app = await build(t, PassthroughModule)
+  const response = await app.inject('/passthrough')
+  assert.equal(response.headers['x-stream'], 'yes')
+  assert.equal(response.body, '\nid: 1\ndata: kept\n\n')
 })
 
 // A raw HTTP/1.1 client over loopback: what it reads, and its socket.
