@@ -4,7 +4,7 @@ import { WsExecutionContext } from './ws-context.js'
 import { WsException } from './ws-exception.js'
 import { handled } from '../pipeline/call-handler.js'
 import { isObservable, settle } from '../pipeline/results.js'
-import { promised } from '../util/thenable.js'
+import { andThen, isThenable, promised, whenAll } from '../util/thenable.js'
 import { answerException } from './exception-answer.js'
 
 /** What a gateway handler is composed from, its enhancers' instances in the order they run. */
@@ -34,7 +34,8 @@ const toPromise = (run: () => unknown): Promise<unknown> => promised(settleRun, 
  * value or an Observable; what fails on the way (a guard, a pipe, the method, a value the
  * Observable errors with) goes to the filters, then to the built-in `exception` event.
  */
-export function messageCallback (plan: MessagePlan): (...args: unknown[]) => Promise<unknown> {
+export function messageCallback (plan: MessagePlan): (...args: unknown[]) => unknown {
+  if (plan.guards.length === 0 && plan.interceptors.length === 0 && !hasPipes(plan)) return directCallback(plan)
   const { event, cls, method } = plan
   const call = invoker(plan)
   const run = plan.interceptors.length === 0 ? call : intercepted(call, plan.interceptors)
@@ -49,6 +50,57 @@ export function messageCallback (plan: MessagePlan): (...args: unknown[]) => Pro
       await failed(error, plan, ctx)
       return undefined
     }
+  }
+}
+
+const hasPipes = (plan: MessagePlan): boolean => plan.pipes.length > 0 || (plan.params?.some((param) => param.pipes.length > 0) ?? false)
+
+/**
+ * A handler without guards, pipes or interceptors: the method runs at once and its value is given
+ * as it is; a promise is awaited and an Observable wrapped only when the method returns one. What
+ * fails goes to the filters as on the full path, and the callback then gives a promise of nothing.
+ */
+function directCallback (plan: MessagePlan): (...args: unknown[]) => unknown {
+  const { event, cls, method } = plan
+  const call = directInvoker(plan)
+  return (...given: unknown[]) => {
+    given.push(event)
+    let result: unknown
+    try {
+      result = call(given)
+    } catch (error) {
+      return failed(error, plan, new WsExecutionContext(given, cls, method))
+    }
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        (value) => isObservable(value) ? caught(value, plan, new WsExecutionContext(given, cls, method)) : value,
+        (error) => failed(error, plan, new WsExecutionContext(given, cls, method))
+      )
+    }
+    return isObservable(result) ? caught(result, plan, new WsExecutionContext(given, cls, method)) : result
+  }
+}
+
+// The arguments without pipes: taken synchronously; a custom decorator's promise is awaited, as on the full path.
+function directInvoker (plan: MessagePlan): (args: unknown[]) => unknown {
+  const { instance, key, params, cls, method } = plan
+  if (params === undefined || params.length === 0) return (args) => instance[key](...args)
+  const extractors = params.map(extractor)
+  const indexes = params.map((param) => param.index)
+  const count = Math.max(...indexes) + 1
+  const custom = params.some((param) => param.kind === 'custom')
+  if (count === 1 && !custom) {
+    // The common `handler (@MessageBody() data)`: no array, no context.
+    const [extract] = extractors
+    const applyOne = (value: unknown): unknown => instance[key](value)
+    return (args) => andThen(extract(args, undefined!), applyOne)
+  }
+  const apply = (values: unknown[]): unknown => instance[key](...values)
+  return (args) => {
+    const ctx = custom ? new WsExecutionContext(args, cls, method) : undefined
+    const values = new Array(count)
+    for (let i = 0; i < extractors.length; i++) values[indexes[i]] = extractors[i](args, ctx!)
+    return andThen(whenAll(values), apply)
   }
 }
 
