@@ -5,10 +5,9 @@ import Fastify from 'fastify'
 import { IoAdapter } from '@nestjs/platform-socket.io'
 import { io, type Socket as ClientSocket } from 'socket.io-client'
 import {
-  Catch, MessageBody, Module, SubscribeMessage, UseFilters, WebSocketGateway, WsException, createParamDecorator, decoratorPlugin,
-  type ArgumentsHost, type ExceptionFilter, type ExecutionContext, type WsResponse
+  Catch, FastifyWsAdapter, MessageBody, Module, SubscribeMessage, UseFilters, UseGuards, WebSocketGateway, WsException, createParamDecorator, decoratorPlugin,
+  type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext, type WsMessageHandler, type WsResponse
 } from '../../plugin/index.js'
-import { messageCallback, type MessagePlan } from '../../plugin/websockets/message-handler.js'
 import { build } from '../helpers/app.js'
 import { listening, wsClient } from '../helpers/ws-client.js'
 
@@ -168,29 +167,52 @@ test('no enhancers under socket.io: a value and a resolved promise are acknowled
   assert.deepEqual(await exception, { status: 'error', message: 'no ack', cause: { pattern: 'rejects', data: 'c' } })
 })
 
-// The path is chosen once, from the plan: without enhancers a handler's value comes back as it
-// is, with none of the promise and Observable work the full path does per message.
-test('the direct path gives a sync handler\'s value itself; with a guard the callback gives a promise', async () => {
-  class Echo {
-    echo (data: unknown) { return data }
+// What the handlers' callbacks give the adapter, recorded by an adapter over the plugin's own.
+const returned: unknown[] = []
+class RecordingAdapter extends FastifyWsAdapter {
+  bindMessageHandlers (client: any, handlers: WsMessageHandler[], transform: (data: any) => any): void {
+    const recording = handlers.map((handler) => ({ ...handler, callback: (...args: unknown[]) => { const value = handler.callback(...args); returned.push(value); return value } }))
+    super.bindMessageHandlers(client, recording, transform)
   }
-  const plan = (guards: MessagePlan['guards']): MessagePlan => ({
-    instance: new Echo(),
-    cls: Echo,
-    key: 'echo',
-    method: Echo.prototype.echo,
-    event: 'echo',
-    params: [{ index: 0, kind: 'body', pipes: [] }],
-    paramTypes: undefined,
-    guards,
-    pipes: [],
-    interceptors: [],
-    filters: [],
-    log: () => {}
-  })
-  const client = {}
-  assert.deepEqual(messageCallback(plan([]))(client, { a: 1 }, 'echo'), { a: 1 })
-  const guarded = messageCallback(plan([{ canActivate: () => true }]))(client, { a: 1 }, 'echo')
-  assert.ok(guarded instanceof Promise)
-  assert.deepEqual(await guarded, { a: 1 })
+}
+
+const allow: CanActivate = { canActivate: () => true }
+const allowLater: CanActivate = { canActivate: async () => true }
+
+@WebSocketGateway()
+class PathsGateway {
+  @SubscribeMessage('plain')
+  plain (@MessageBody() data: unknown) { return data }
+
+  @SubscribeMessage('guarded')
+  @UseGuards(allow)
+  guarded (@MessageBody() data: unknown) { return data }
+
+  @SubscribeMessage('guardedLater')
+  @UseGuards(allowLater)
+  guardedLater (@MessageBody() data: unknown) { return data }
+
+  @SubscribeMessage('async')
+  async async (@MessageBody() data: unknown) { return data }
+}
+
+@Module({ providers: [PathsGateway] })
+class PathsModule {}
+
+// Composed once from what the handler declares: nothing waits that has its value now, so a
+// handler's value reaches the adapter as it is, a promise only where something is pending.
+test('a handler\'s value reaches the adapter as it is; a promise only where a guard or the handler is pending', async (t) => {
+  const app = Fastify()
+  t.after(() => app.close())
+  await app.register(decoratorPlugin, { module: PathsModule, websocketAdapter: new RecordingAdapter(app.server) })
+  const client = await wsClient(t, await listening(app))
+  for (const event of ['plain', 'guarded', 'guardedLater', 'async']) {
+    returned.length = 0
+    client.send(event, { n: 1 })
+    assert.deepEqual(await client.next(), { n: 1 }, event)
+    assert.equal(returned.length, 1)
+    const pending = event === 'guardedLater' || event === 'async'
+    assert.equal(returned[0] instanceof Promise, pending, event)
+    if (!pending) assert.deepEqual(returned[0], { n: 1 }, event)
+  }
 })
