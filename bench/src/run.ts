@@ -29,7 +29,7 @@ const { values: opts } = parseArgs({
     'startup-rounds': { type: 'string', default: '5' },
     // The startup app's controller counts (four routes each), e.g. 500,2000 to see the cost per route.
     controllers: { type: 'string', default: '500' },
-    scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,pipeline-dto,query-dto,rxjs-interceptor,request-scope,sse,sse-100,startup' },
+    scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,pipeline-dto,query-dto,rxjs-interceptor,request-scope,sse,sse-100,ws-echo,startup' },
     targets: { type: 'string', default: targets.join(',') },
     // Writes a CPU profile of this target's server into the given folder (node --cpu-prof).
     profile: { type: 'string' },

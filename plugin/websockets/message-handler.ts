@@ -49,6 +49,7 @@ export function messageCallback (plan: MessagePlan): (...args: unknown[]) => unk
   const run = guards.length === 0 ? intercepted : guardedRun(intercepted, plan)
   // Guards, interceptors and custom parameters read the context; otherwise one is made only for a failure.
   const eager = guards.length > 0 || interceptors.length > 0 || (plan.params?.some((param) => param.kind === 'custom') ?? false)
+  const contextOf = (ctx: WsExecutionContext | undefined, given: unknown[]): WsExecutionContext => ctx ?? new WsExecutionContext(given, cls, method)
   return (...given: unknown[]) => {
     given.push(event)
     const ctx = eager ? new WsExecutionContext(given, cls, method) : undefined
@@ -56,15 +57,15 @@ export function messageCallback (plan: MessagePlan): (...args: unknown[]) => unk
     try {
       result = run(given, ctx)
     } catch (error) {
-      return failed(error, plan, ctx ?? new WsExecutionContext(given, cls, method))
+      return failed(error, plan, contextOf(ctx, given))
     }
     if (isThenable(result)) {
       return Promise.resolve(result).then(
-        (value) => isObservable(value) ? caught(value, plan, ctx ?? new WsExecutionContext(given, cls, method)) : value,
-        (error) => failed(error, plan, ctx ?? new WsExecutionContext(given, cls, method))
+        (value) => isObservable(value) ? caught(value, plan, contextOf(ctx, given)) : value,
+        (error) => failed(error, plan, contextOf(ctx, given))
       )
     }
-    return isObservable(result) ? caught(result, plan, ctx ?? new WsExecutionContext(given, cls, method)) : result
+    return isObservable(result) ? caught(result, plan, contextOf(ctx, given)) : result
   }
 }
 
