@@ -89,6 +89,9 @@ export async function serveGateways (scans: GatewayScan[], refsOf: MessageRefs[]
   // NestJS's adapters are given the application (new WsAdapter(app)): they get its server.
   if (typeof (held.httpServer as Server | undefined)?.on !== 'function') held.httpServer = options.httpServer
   if (adapter instanceof FastifyWsAdapter) adapter.logger ??= log
+  // The plugin's adapter takes a handler's value as it is; NestJS's (and others written to its
+  // seam) get a promise of it, as NestJS gives them.
+  const own = adapter instanceof FastifyWsAdapter
   // next.handle() is an Observable for the gateways' interceptors too.
   await loadRxjs()
   const transform = transformer(await loadRx())
@@ -155,7 +158,11 @@ export async function serveGateways (scans: GatewayScan[], refsOf: MessageRefs[]
     if (typeof instance.afterInit === 'function') track(() => instance.afterInit(server), `${cls.name}.afterInit() failed`)
     adapter.bindClientConnect(server, (client: unknown, ...rest: unknown[]) => {
       if (typeof instance.handleConnection === 'function') track(() => instance.handleConnection(client, ...rest), `${cls.name}.handleConnection() failed`)
-      const bound: WsMessageHandler[] = handlers.map(({ message, callback, isAckHandledManually }) => ({ message, callback: (...args: unknown[]) => callback(client, ...args), isAckHandledManually }))
+      const bound: WsMessageHandler[] = handlers.map(({ message, callback, isAckHandledManually }) => ({
+        message,
+        callback: own ? (...args: unknown[]) => callback(client, ...args) : (...args: unknown[]) => Promise.resolve(callback(client, ...args)),
+        isAckHandledManually
+      }))
       adapter.bindMessageHandlers(client, bound, transform)
       adapter.bindClientDisconnect?.(client, (reason: unknown) => {
         if (typeof instance.handleDisconnect === 'function') track(() => instance.handleDisconnect(client, reason), `${cls.name}.handleDisconnect() failed`)

@@ -155,7 +155,14 @@ class AckModule {}
 test('no enhancers under socket.io: a value and a resolved promise are acknowledged, a rejection answers the exception event', async (t) => {
   const app = Fastify()
   t.after(() => app.close())
-  await app.register(decoratorPlugin, { module: AckModule, websocketAdapter: new IoAdapter(app.server) })
+  // NestJS's adapters get a promise from every callback, as NestJS gives them.
+  const given: unknown[] = []
+  class RecordingIoAdapter extends IoAdapter {
+    bindMessageHandlers (socket: any, handlers: Parameters<IoAdapter['bindMessageHandlers']>[1], transform: (data: any) => any): void {
+      super.bindMessageHandlers(socket, handlers.map((handler) => ({ ...handler, callback: (...args: unknown[]) => { const value = handler.callback(...args); given.push(value); return value } })), transform)
+    }
+  }
+  await app.register(decoratorPlugin, { module: AckModule, websocketAdapter: new RecordingIoAdapter(app.server) })
   const port = await listening(app)
   const socket: ClientSocket = io(`http://127.0.0.1:${port}/acks`, { transports: ['websocket'], forceNew: true })
   t.after(() => socket.disconnect())
@@ -165,6 +172,8 @@ test('no enhancers under socket.io: a value and a resolved promise are acknowled
   const exception = new Promise((resolve) => socket.once('exception', resolve))
   socket.emit('rejects', 'c')
   assert.deepEqual(await exception, { status: 'error', message: 'no ack', cause: { pattern: 'rejects', data: 'c' } })
+  assert.equal(given.length, 3)
+  for (const value of given) assert.ok(value instanceof Promise)
 })
 
 // What the handlers' callbacks give the adapter, recorded by an adapter over the plugin's own.
