@@ -1,10 +1,15 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { WebSocket } from 'ws'
 import type { FastifyInstance } from 'fastify'
 import { buildApp as buildRaw } from '../bench/src/apps/raw.js'
 import { buildApp as buildPlugin } from '../bench/src/apps/plugin.js'
-import { scenarios, startupChecks, type AppName, type Check } from '../bench/src/scenarios.js'
+import { buildWsApp as buildRawWs } from '../bench/src/apps/raw-ws.js'
+import { buildWsApp as buildPluginWs } from '../bench/src/apps/plugin-ws.js'
+import { scenarios, startupChecks, wsChecks, type AppName, type Check } from '../bench/src/scenarios.js'
 
 // The benchmark's raw Fastify and plugin apps answer every scenario as the runner expects
 // (the runner repeats these checks over HTTP, NestJS included, before timing anything).
@@ -73,3 +78,21 @@ test('bench apps import the plugin by the package name, never its sources by pat
     assert.deepEqual(specifiers.filter((specifier) => /(^|\/)plugin\/|\.\.\/\.\.\//.test(specifier)), [], file)
   }
 })
+
+// ws-echo: the runner sends these frames to both targets over loopback before timing anything.
+const wsBuilders: Record<string, () => Promise<FastifyInstance>> = { raw: buildRawWs, plugin: buildPluginWs }
+for (const [target, build] of Object.entries(wsBuilders)) {
+  test(`bench ${target} ws-echo: answers every frame as the runner expects, on the app's own server`, async (t) => {
+    const app = await build()
+    t.after(() => app.close())
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const socket = new WebSocket(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/`)
+    t.after(() => socket.terminate())
+    await once(socket, 'open')
+    for (const check of wsChecks) {
+      socket.send(check.frame)
+      const [answer] = await once(socket, 'message')
+      assert.equal(String(answer), check.answer, check.why)
+    }
+  })
+}

@@ -16,7 +16,7 @@ export interface WsResponse<T = any> {
   data: T
 }
 
-/** A handler an adapter binds to a client: `callback(data, ...rest)` answers with a promise or an Observable. */
+/** A handler an adapter binds to a client: `callback(data, ...rest)` answers with a promise (of a value or an Observable); the plugin's own adapter also gets a value or an Observable as it is. */
 export interface WsMessageHandler<T = string> {
   message: T
   callback: (...args: any[]) => any

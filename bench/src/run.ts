@@ -6,7 +6,8 @@ import { cpus } from 'node:os'
 import { Agent, get as httpGet } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
-import { SSE_EVENTS, isSse, scenarios, sseBody, sseClients, startupChecksFor, type AppName, type BenchRequest, type Check, type ScenarioName, type SseScenario } from './scenarios.js'
+import { WebSocket } from 'ws'
+import { SSE_EVENTS, isSse, scenarios, sseBody, sseClients, startupChecksFor, wsChecks, type AppName, type BenchRequest, type Check, type ScenarioName, type SseScenario } from './scenarios.js'
 
 // Runs every target through every scenario, alternating targets (raw, plugin, NestJS, raw, ...)
 // round after round so drift of the machine hits them all alike, and prints a markdown table.
@@ -14,8 +15,9 @@ import { SSE_EVENTS, isSse, scenarios, sseBody, sseClients, startupChecksFor, ty
 const targets = ['raw', 'plugin', 'nest'] as const
 type Target = typeof targets[number]
 const label: Record<Target, string> = { raw: 'raw Fastify', plugin: 'plugin', nest: 'NestJS' }
-const goals: Record<ScenarioName | 'startup', string> = {
-  hello: '>= 0.97', params: '>= 0.95', pipeline: '>= 0.90', 'pipeline-cv': '>= 0.85', 'pipeline-dto': '>= 0.95', 'query-dto': '>= 0.90', 'rxjs-interceptor': '>= 0.95', 'request-scope': '>= 0.85', sse: '>= 0.90', 'sse-100': '>= 0.90', startup: '<= 1.3'
+type Chosen = ScenarioName | 'startup' | 'ws-echo'
+const goals: Record<Chosen, string> = {
+  hello: '>= 0.97', params: '>= 0.95', pipeline: '>= 0.90', 'pipeline-cv': '>= 0.85', 'pipeline-dto': '>= 0.95', 'query-dto': '>= 0.90', 'rxjs-interceptor': '>= 0.95', 'request-scope': '>= 0.85', sse: '>= 0.90', 'sse-100': '>= 0.90', 'ws-echo': '>= 0.90', startup: '<= 1.3'
 }
 
 const { values: opts } = parseArgs({
@@ -27,7 +29,7 @@ const { values: opts } = parseArgs({
     'startup-rounds': { type: 'string', default: '5' },
     // The startup app's controller counts (four routes each), e.g. 500,2000 to see the cost per route.
     controllers: { type: 'string', default: '500' },
-    scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,pipeline-dto,query-dto,rxjs-interceptor,request-scope,sse,sse-100,startup' },
+    scenarios: { type: 'string', default: 'hello,params,pipeline,pipeline-cv,pipeline-dto,query-dto,rxjs-interceptor,request-scope,sse,sse-100,ws-echo,startup' },
     targets: { type: 'string', default: targets.join(',') },
     // Writes a CPU profile of this target's server into the given folder (node --cpu-prof).
     profile: { type: 'string' },
@@ -41,14 +43,14 @@ const rounds = Number(opts.rounds)
 const startupRounds = Number(opts['startup-rounds'])
 const controllerCounts = opts.controllers.split(',').map(Number)
 for (const count of controllerCounts) if (!Number.isInteger(count) || count < 2) throw new Error(`--controllers takes whole numbers of at least 2, given "${opts.controllers}".`)
-const chosen = opts.scenarios.split(',') as Array<ScenarioName | 'startup'>
+const chosen = opts.scenarios.split(',') as Chosen[]
 const chosenTargets = opts.targets.split(',') as Target[]
 for (const name of chosen) if (!(name in goals)) throw new Error(`Unknown scenario "${name}"; use ${Object.keys(goals).join(', ')}.`)
 for (const target of chosenTargets) if (!targets.includes(target)) throw new Error(`Unknown target "${target}"; use ${targets.join(', ')}.`)
 
 interface Server { child: ChildProcess, port: number, startupMs: number, cpuMs: number, rss: number }
 
-function start (target: Target, name: AppName | 'startup-contexts', controllers = controllerCounts[0]): Promise<Server> {
+function start (target: Target, name: AppName | 'startup-contexts' | 'ws-echo', controllers = controllerCounts[0]): Promise<Server> {
   const execArgv = opts.profile === target ? ['--cpu-prof', `--cpu-prof-dir=${opts['profile-dir']}`] : []
   const env = { ...process.env, BENCH_CONTROLLERS: String(controllers) }
   const child = fork(new URL('./server.js', import.meta.url), [target, name], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
@@ -158,19 +160,111 @@ const median = (values: number[]): number => {
 const spread = (values: number[]): string => `${(100 * (Math.max(...values) - Math.min(...values)) / median(values)).toFixed(1)}%`
 const ratio = (value: number | undefined, base: number | undefined): string =>
   value === undefined || base === undefined ? 'n/a' : (value / base).toFixed(2)
-const fmt = (value: number | undefined, digits = 0): string => value === undefined ? 'n/a' : value.toFixed(digits)
+const fmt = (value: number | undefined, digits = 0): string => value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits)
 const log = (line: string): void => { process.stderr.write(`${line}\n`) }
 const startupLabel = (target: StartupTarget): string => target === 'contexts' ? 'raw Fastify, a plugin per resource' : label[target]
 
-const throughput = new Map<ScenarioName, Map<Target, Sample[]>>()
+// ws-echo: the timed frame and its answer (declared before the scenario loop, which uses them).
+const { frame: echoFrame, answer: echoAnswer } = wsChecks[0]
+
+const throughput = new Map<ScenarioName | 'ws-echo', Map<Target, Sample[]>>()
+// ws-echo: opening a connection (upgrade and a first echo), per target.
+const setups = new Map<Target, Array<{ ms: number, cpu: number }>>()
 // 'contexts': raw Fastify with one encapsulated plugin per resource, to show what contexts cost.
 type StartupTarget = Target | 'contexts'
 interface StartupSample { ms: number, cpu: number, rss: number }
 // Per controller count, each target's starts.
 const startups = new Map<number, Map<StartupTarget, StartupSample[]>>()
 
+/** A client over loopback: resolves with the socket once open. */
+function wsOpen (port: number): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/`)
+  return new Promise((resolve, reject) => { socket.once('open', () => resolve(socket)); socket.once('error', reject) })
+}
+
+/** `connections` clients, each sending the next echo once the last is answered, for `seconds`; every answer is compared. */
+async function wsMeasure (server: Server, target: Target, seconds: number): Promise<Sample> {
+  const sockets = await Promise.all(Array.from({ length: connections }, () => wsOpen(server.port)))
+  const cpuBefore = cpuTime(server)
+  let count = 0
+  let wrong = 0
+  const end = Date.now() + seconds * 1000
+  const started = performance.now()
+  await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => {
+    socket.on('message', (raw) => {
+      if (String(raw) !== echoAnswer) wrong++
+      count++
+      if (Date.now() < end) socket.send(echoFrame)
+      else resolve()
+    })
+    socket.send(echoFrame)
+  })))
+  const elapsed = (performance.now() - started) / 1000
+  const cpu = (cpuTime(server) - cpuBefore) / count
+  await Promise.all(sockets.map((socket) => new Promise((resolve) => { socket.once('close', resolve); socket.close() })))
+  if (wrong > 0) throw new Error(`${label[target]} ws-echo: ${wrong} wrong answers`)
+  return { rps: count / elapsed, p99: Number.NaN, cpu }
+}
+
+/** Opening a connection: `n` in turn, each upgraded and answering one echo, then closed. */
+async function wsSetup (server: Server, n: number): Promise<{ ms: number, cpu: number }> {
+  const cpuBefore = cpuTime(server)
+  const started = performance.now()
+  for (let i = 0; i < n; i++) {
+    const socket = await wsOpen(server.port)
+    await new Promise((resolve) => { socket.once('message', resolve); socket.send(echoFrame) })
+    await new Promise((resolve) => { socket.once('close', resolve); socket.close() })
+  }
+  return { ms: (performance.now() - started) / n, cpu: (cpuTime(server) - cpuBefore) / n }
+}
+
+/** Every frame of wsChecks on one connection, each answer compared exactly. */
+async function wsCheck (server: Server, target: Target): Promise<void> {
+  const socket = await wsOpen(server.port)
+  try {
+    for (const c of wsChecks) {
+      const answer = await new Promise<string>((resolve) => { socket.once('message', (raw) => resolve(String(raw))); socket.send(c.frame) })
+      if (answer !== c.answer) throw new Error(`${label[target]} ws-echo (${c.why}): ${c.frame} answered ${answer}; expected ${c.answer}`)
+    }
+  } finally {
+    socket.close()
+  }
+}
+
+// NestJS is left out: it has no gateway on the app's own Fastify server to compare here.
+async function wsEcho (): Promise<void> {
+  const servers = new Map<Target, Server>()
+  const wsTargets = chosenTargets.filter((target) => target !== 'nest')
+  try {
+    for (const target of wsTargets) {
+      const server = await start(target, 'ws-echo')
+      servers.set(target, server)
+      await wsCheck(server, target)
+    }
+    for (const target of wsTargets) await wsMeasure(servers.get(target)!, target, warmup)
+    const samples = new Map<Target, Sample[]>(wsTargets.map((target) => [target, []]))
+    for (const target of wsTargets) setups.set(target, [])
+    for (let round = 1; round <= rounds; round++) {
+      for (const target of wsTargets) {
+        const sample = await wsMeasure(servers.get(target)!, target, duration)
+        samples.get(target)!.push(sample)
+        const setup = await wsSetup(servers.get(target)!, 200)
+        setups.get(target)!.push(setup)
+        log(`ws-echo round ${round} ${label[target]}: ${sample.rps.toFixed(0)} msg/s, ${sample.cpu.toFixed(1)} us CPU/msg; connection setup ${setup.ms.toFixed(2)} ms, ${setup.cpu.toFixed(0)} us CPU`)
+      }
+    }
+    throughput.set('ws-echo', samples)
+  } finally {
+    for (const server of servers.values()) await stop(server)
+  }
+}
+
 for (const name of chosen) {
   if (name === 'startup') continue
+  if (name === 'ws-echo') {
+    await wsEcho()
+    continue
+  }
   const servers = new Map<Target, Server>()
   try {
     for (const target of chosenTargets) {
@@ -214,17 +308,30 @@ if (chosen.includes('startup')) {
 }
 
 const lines: string[] = []
-const has = (target: Target): boolean => chosenTargets.includes(target)
 if (throughput.size > 0) {
   lines.push('| scenario | raw Fastify req/s | plugin req/s | plugin / raw | target | NestJS req/s | NestJS / raw | plugin / NestJS | p99 ms raw / plugin / NestJS | server CPU µs/req raw / plugin / NestJS |')
   lines.push('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|')
   for (const [name, samples] of throughput) {
-    const rps = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.rps)) : undefined
-    const p99 = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.p99)) : undefined
-    const cpu = (target: Target) => has(target) ? median(samples.get(target)!.map((s) => s.cpu)) : undefined
-    lines.push(`| ${name} | ${fmt(rps('raw'))} | ${fmt(rps('plugin'))} | ${ratio(rps('plugin'), rps('raw'))} | ${goals[name]} | ${fmt(rps('nest'))} | ${ratio(rps('nest'), rps('raw'))} | ${ratio(rps('plugin'), rps('nest'))} | ${fmt(p99('raw'))} / ${fmt(p99('plugin'))} / ${fmt(p99('nest'))} | ${fmt(cpu('raw'), 1)} / ${fmt(cpu('plugin'), 1)} / ${fmt(cpu('nest'), 1)} |`)
+    const rps = (target: Target) => samples.has(target) ? median(samples.get(target)!.map((s) => s.rps)) : undefined
+    const p99 = (target: Target) => samples.has(target) ? median(samples.get(target)!.map((s) => s.p99)) : undefined
+    const cpu = (target: Target) => samples.has(target) ? median(samples.get(target)!.map((s) => s.cpu)) : undefined
+    lines.push(`| ${name === 'ws-echo' ? 'ws-echo (messages/s)' : name} | ${fmt(rps('raw'))} | ${fmt(rps('plugin'))} | ${ratio(rps('plugin'), rps('raw'))} | ${goals[name]} | ${fmt(rps('nest'))} | ${ratio(rps('nest'), rps('raw'))} | ${ratio(rps('plugin'), rps('nest'))} | ${fmt(p99('raw'))} / ${fmt(p99('plugin'))} / ${fmt(p99('nest'))} | ${fmt(cpu('raw'), 1)} / ${fmt(cpu('plugin'), 1)} / ${fmt(cpu('nest'), 1)} |`)
+  }
+  // Each round's own ratio: the two measurements of a round ran back to back, under the same load.
+  for (const [name, samples] of throughput) {
+    if (!samples.has('raw') || !samples.has('plugin')) continue
+    const pairs = samples.get('plugin')!.map((s, i) => s.rps / samples.get('raw')![i].rps)
+    lines.push('', `${name}, plugin / raw Fastify round by round: ${pairs.map((pair) => pair.toFixed(2)).join(', ')}.`)
   }
   if ([...throughput.keys()].some(isSse)) lines.push('', `sse, sse-100: events/s (streams of ${SSE_EVENTS} events read whole, by 1 and by 100 clients at once), p99 of a whole stream, server CPU µs per event.`)
+  lines.push('')
+}
+if (setups.size > 0) {
+  const of = (target: Target, key: 'ms' | 'cpu') => setups.has(target) ? median(setups.get(target)!.map((s) => s[key])) : undefined
+  lines.push('| ws connection setup (upgrade, one echo, close) | raw Fastify + ws | plugin | plugin / raw |')
+  lines.push('|---|---:|---:|---:|')
+  lines.push(`| ms per connection | ${fmt(of('raw', 'ms'), 2)} | ${fmt(of('plugin', 'ms'), 2)} | ${ratio(of('plugin', 'ms'), of('raw', 'ms'))} |`)
+  lines.push(`| server CPU µs per connection | ${fmt(of('raw', 'cpu'))} | ${fmt(of('plugin', 'cpu'))} | ${ratio(of('plugin', 'cpu'), of('raw', 'cpu'))} |`)
   lines.push('')
 }
 for (const [count, startup] of startups) {
@@ -264,8 +371,9 @@ if (startups.size > 1) {
 lines.push('| spread between rounds (max - min) / median | ' + chosenTargets.map((target) => label[target]).join(' | ') + ' |')
 lines.push('|---|' + chosenTargets.map(() => '---:').join('|') + '|')
 for (const [name, samples] of throughput) {
-  lines.push(`| ${name} req/s | ${chosenTargets.map((target) => spread(samples.get(target)!.map((s) => s.rps))).join(' | ')} |`)
+  lines.push(`| ${name} ${name === 'ws-echo' ? 'messages' : isSse(name) ? 'events' : 'req'}/s | ${chosenTargets.map((target) => samples.has(target) ? spread(samples.get(target)!.map((s) => s.rps)) : 'n/a').join(' | ')} |`)
 }
+if (setups.size > 0) lines.push(`| ws connection setup ms | ${chosenTargets.map((target) => setups.has(target) ? spread(setups.get(target)!.map((s) => s.ms)) : 'n/a').join(' | ')} |`)
 for (const [count, startup] of startups) {
   const at = startups.size > 1 ? `, ${count} controllers` : ''
   lines.push(`| startup ms${at} | ${chosenTargets.map((target) => spread(startup.get(target)!.map((s) => s.ms))).join(' | ')} |`)

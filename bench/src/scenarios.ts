@@ -99,6 +99,24 @@ export const sseBody = (() => {
 export const sseClients: Record<SseScenario, number> = { sse: 1, 'sse-100': 100 }
 export const isSse = (name: string): name is SseScenario => name in sseClients
 
+/** The ws-echo scenario: JSON frames `{ event, data }` on a WebSocket; the echo handler answers with `data`. */
+export const WS_ECHO_EVENT = 'echo'
+export interface WsCheck {
+  /** What the check proves, for error messages. */
+  why: string
+  /** The frame sent, as text. */
+  frame: string
+  /** The exact answer, as text. */
+  answer: string
+}
+const echoOf = (data: unknown): WsCheck => ({ why: 'the data sent comes back', frame: JSON.stringify({ event: WS_ECHO_EVENT, data }), answer: JSON.stringify(data) })
+/** The timed frame and its answer first, then frames that prove every answer is the data sent. */
+export const wsChecks: WsCheck[] = [
+  echoOf({ hello: 'world', n: 1 }),
+  { ...echoOf({ list: [1, 2, 3], nested: { ok: true } }), why: 'other data, echoed as sent' },
+  { ...echoOf('text'), why: 'a string, echoed as JSON' }
+]
+
 /** What the rxjs-interceptor scenario's handler returns, before the interceptor wraps it. */
 export const rxItem = (id: string) => ({ id, name: 'widget', tags: ['a', 'b'] })
 

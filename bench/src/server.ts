@@ -5,12 +5,18 @@ import type { AppName } from './scenarios.js'
 // One benchmark server: `node server.js <raw|plugin|nest> <scenario>`, on 127.0.0.1, a free port.
 // Reports { port, startupMs, cpuMs, rss } to the runner once listening; exits when the runner goes.
 
-const [target, name] = process.argv.slice(2) as [string, AppName]
+const [target, name] = process.argv.slice(2) as [string, AppName | 'ws-echo']
 
 async function start (): Promise<number> {
+  if (name === 'ws-echo') {
+    const { buildWsApp } = target === 'raw' ? await import('./apps/raw-ws.js') : await import('./apps/plugin-ws.js')
+    const app = await buildWsApp()
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return (app.server.address() as AddressInfo).port
+  }
   if (target === 'nest') return await (await import('./apps/nest.js')).listen(name)
   const { buildApp } = target === 'raw' ? await import('./apps/raw.js') : await import('./apps/plugin.js')
-  const app = await buildApp(name)
+  const app = await buildApp(name as AppName)
   await app.listen({ port: 0, host: '127.0.0.1' })
   return (app.server.address() as AddressInfo).port
 }

@@ -3,7 +3,7 @@ import type { ArgumentMetadata, ExecutionContext, PipeTransform, Type } from '..
 import type { ParamDefinition } from '../decorators/params.js'
 import type { EnhancerRef, EnhancerRefs } from '../di/enhancer-ref.js'
 import { noEntries } from '../util/empty.js'
-import { andThen, steps } from '../util/thenable.js'
+import { piped } from './pipes.js'
 import { uploadExtractor } from '../decorators/uploads.js'
 import { hostParamsReader, type Host } from '../decorators/host.js'
 
@@ -108,16 +108,7 @@ export function argumentResolver (param: ParamDefinition, paramTypes: unknown[] 
     metatype: paramTypes?.[param.index] as Type | undefined,
     data: param.data
   }
-  const apply = (pipe: PipeTransform, value: unknown): unknown => pipe.transform(value, metadata)
-  // Sync while the pipes are: a promise only once a pipe or a value is one.
-  const transform = (value: unknown, i: number, req: FastifyRequest): unknown => andThen(refs.get(pipes[i], req), apply, value)
-  if (pipes.length === 1) {
-    // The common case, without the loop: one pipe, whose instance is there unless request-scoped.
-    const [pipe] = pipes
-    const first = (value: unknown, req: FastifyRequest): unknown => pipe.value !== undefined ? pipe.value.transform(value, metadata) : transform(value, 0, req)
-    return (req, reply, ctx) => andThen(extract(req, reply, ctx), first, req)
-  }
-  return (req, reply, ctx) => steps(extract(req, reply, ctx), pipes.length, transform, req, undefined)
+  return piped(extract, pipes, metadata, refs)
 }
 
 // A parameter index no decorator claims: undefined, as NestJS passes.

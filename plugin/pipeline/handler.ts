@@ -1,17 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { CallHandler, ExecutionContext, NestInterceptor, ObservableLike, PipeTransform, Type } from '../../types/index.js'
+import type { NestInterceptor, ObservableLike, PipeTransform, Type } from '../../types/index.js'
 import type { ParamDefinition } from '../decorators/params.js'
 import type { EnhancerRef, EnhancerRefs } from '../di/enhancer-ref.js'
 import type { Binding, Box, Container } from '../di/container.js'
 import { HttpExecutionContext } from './execution-context.js'
-import { andThen, isThenable, promised } from '../util/thenable.js'
+import { andThen, isThenable } from '../util/thenable.js'
 import type { RedirectDefinition } from '../decorators/http.js'
 import { ERR_INVALID_REDIRECT } from '../util/errors.js'
 import { PendingPayload, isStreamableFile, payloadOf, streamOf } from '../common/streamable-file.js'
 import type { Host } from '../decorators/host.js'
-import { handled } from './call-handler.js'
+import { interceptorChain, type Invoke as RouteInvoke } from './interceptor-chain.js'
 import { argumentResolver, noArgument, pipesOf, type Extractor } from './arguments.js'
-import { lastValue, settle, unwrap } from './results.js'
+import { lastValue, unwrap } from './results.js'
 import type { SseDefinition } from '../decorators/sse.js'
 import { eventStream, observed } from './event-stream.js'
 
@@ -43,14 +43,7 @@ export interface HandlerPlan {
   sse?: SseDefinition
 }
 
-// What `await next.handle()` gives: always a promise, rejected when the rest of the chain throws synchronously.
-const settleRun = (run: () => unknown): unknown => settle(run())
-// `run` handed to `promised` as its argument: no closure per call.
-const toPromise = (run: () => unknown): Promise<unknown> => promised(settleRun, run)
-
-const interceptWith = (interceptor: NestInterceptor, ctx: ExecutionContext, next: CallHandler): unknown => interceptor.intercept(ctx, next)
-
-type Invoke = (instance: any, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext | undefined) => unknown
+type Invoke = RouteInvoke<FastifyRequest, FastifyReply>
 
 /**
  * Composes the route handler once: arguments, interceptors, then the response. Each part comes
@@ -131,22 +124,6 @@ function invokerOfMany (key: string | symbol, resolvers: Extractor[], awaited: b
       return instance[key](...args)
     })
   }
-}
-
-/** The interceptors around `call`, outermost first. */
-function interceptorChain (call: Invoke, interceptors: Array<EnhancerRef<NestInterceptor>>, refs: EnhancerRefs): Invoke {
-  // Interceptor i; what it gives is settled by its caller: handle() for inner ones, proceed for the outermost.
-  const intercept = (instance: unknown, req: FastifyRequest, reply: FastifyReply, ctx: ExecutionContext, i: number): unknown => {
-    // Per interceptor call, two closures over its arguments and the `next` object: `rest` runs
-    // the rest of the chain (again on each subscription), `handle` is NestJS's own function
-    // (`const { handle } = next` works).
-    const rest = (): unknown => i + 1 === interceptors.length ? call(instance, req, reply, ctx) : intercept(instance, req, reply, ctx, i + 1)
-    const next: CallHandler = { handle: () => handled(rest, toPromise) as any }
-    // A static interceptor's instance is there; a request-scoped one may be pending.
-    const { value } = interceptors[i]
-    return value !== undefined ? value.intercept(ctx, next) : andThen(refs.get(interceptors[i], req), interceptWith, ctx, next)
-  }
-  return (instance, req, reply, ctx) => intercept(instance, req, reply, ctx!, 0)
 }
 
 function shaper (status: number, headers: HandlerPlan['headers']) {

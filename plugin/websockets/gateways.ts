@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { ExceptionFilter, ObservableLike, Type } from '../../types/index.js'
 import type { GatewayMetadata, WebSocketAdapter, WsMessageHandler } from '../../types/websockets.js'
 import type { Binding, Container } from '../di/container.js'
-import type { EnhancerRef } from '../di/enhancer-ref.js'
+import type { EnhancerRef, EnhancerRefs } from '../di/enhancer-ref.js'
 import { bindingName } from '../di/binding.js'
 import { catchTypes } from '../decorators/enhancers.js'
 import { nestKeys } from '../nest/keys.js'
@@ -39,7 +39,7 @@ type Rx = { Observable: new (subscribe: (subscriber: any) => unknown) => Observa
 /** The servers of the application's gateways; closed with the app. */
 export interface ServedGateways { close: () => Promise<void> }
 
-interface ServeOptions { adapter: WebSocketAdapter | undefined, httpServer: Server, log: FastifyBaseLogger }
+interface ServeOptions { adapter: WebSocketAdapter | undefined, httpServer: Server, log: FastifyBaseLogger, refs: EnhancerRefs }
 
 const values = <T>(refs: Array<EnhancerRef<T>>): T[] => refs.map((ref) => ref.value!)
 
@@ -83,12 +83,15 @@ async function loadRx (): Promise<Rx | undefined> {
  * connection, messages and disconnection bound as NestJS binds them.
  */
 export async function serveGateways (scans: GatewayScan[], refsOf: MessageRefs[][], container: Container, options: ServeOptions): Promise<ServedGateways> {
-  const { log } = options
+  const { log, refs: enhancerRefs } = options
   const adapter = options.adapter ?? new FastifyWsAdapter(options.httpServer)
   const held = adapter as { httpServer?: unknown, logger?: unknown }
   // NestJS's adapters are given the application (new WsAdapter(app)): they get its server.
   if (typeof (held.httpServer as Server | undefined)?.on !== 'function') held.httpServer = options.httpServer
   if (adapter instanceof FastifyWsAdapter) adapter.logger ??= log
+  // The plugin's adapter takes a handler's value as it is; NestJS's (and others written to its
+  // seam) get a promise of it, as NestJS gives them.
+  const own = adapter instanceof FastifyWsAdapter
   // next.handle() is an Observable for the gateways' interceptors too.
   await loadRxjs()
   const transform = transformer(await loadRx())
@@ -134,12 +137,14 @@ export async function serveGateways (scans: GatewayScan[], refsOf: MessageRefs[]
         key: message.key,
         method: message.method,
         event: message.event,
-        params: message.params?.map((param, p) => ({ ...param, pipes: values(refs.paramPipes[p]) })),
+        params: message.params,
         paramTypes: message.paramTypes,
-        guards: values(refs.guards),
-        pipes: values(refs.pipes),
-        interceptors: values(refs.interceptors),
+        guards: refs.guards,
+        pipes: refs.pipes,
+        paramPipes: refs.paramPipes,
+        interceptors: refs.interceptors,
         filters: values(refs.filters).reverse().map((filter) => ({ filter, types: filterTypes(filter) })),
+        refs: enhancerRefs,
         log: report
       }
       const ackByHand = message.params?.some((param) => param.kind === 'ack') ?? false
@@ -153,7 +158,11 @@ export async function serveGateways (scans: GatewayScan[], refsOf: MessageRefs[]
     if (typeof instance.afterInit === 'function') track(() => instance.afterInit(server), `${cls.name}.afterInit() failed`)
     adapter.bindClientConnect(server, (client: unknown, ...rest: unknown[]) => {
       if (typeof instance.handleConnection === 'function') track(() => instance.handleConnection(client, ...rest), `${cls.name}.handleConnection() failed`)
-      const bound: WsMessageHandler[] = handlers.map(({ message, callback, isAckHandledManually }) => ({ message, callback: (...args: unknown[]) => callback(client, ...args), isAckHandledManually }))
+      const bound: WsMessageHandler[] = handlers.map(({ message, callback, isAckHandledManually }) => ({
+        message,
+        callback: own ? (...args: unknown[]) => callback(client, ...args) : (...args: unknown[]) => Promise.resolve(callback(client, ...args)),
+        isAckHandledManually
+      }))
       adapter.bindMessageHandlers(client, bound, transform)
       adapter.bindClientDisconnect?.(client, (reason: unknown) => {
         if (typeof instance.handleDisconnect === 'function') track(() => instance.handleDisconnect(client, reason), `${cls.name}.handleDisconnect() failed`)

@@ -15,6 +15,7 @@ import { checkGateways, serveGateways, type ServedGateways } from './gateways.js
 export class Gateways {
   readonly #scans: GatewayScan[]
   #refs: MessageRefs[][] = []
+  #enhancerRefs: EnhancerRefs | undefined
 
   constructor (modules: ModuleNode[], container: Container) {
     this.#scans = scanGateways(modules)
@@ -22,6 +23,7 @@ export class Gateways {
   }
 
   refs (refs: EnhancerRefs, globals: EnhancerRefLists): void {
+    this.#enhancerRefs = refs
     this.#refs = this.#scans.map((scan) => gatewayRefs(scan, refs, globals))
   }
 
@@ -30,6 +32,6 @@ export class Gateways {
   }
 
   serve (container: Container, adapter: WebSocketAdapter | undefined, httpServer: Server, log: FastifyBaseLogger): Promise<ServedGateways> {
-    return serveGateways(this.#scans, this.#refs, container, { adapter, httpServer, log })
+    return serveGateways(this.#scans, this.#refs, container, { adapter, httpServer, log, refs: this.#enhancerRefs! })
   }
 }

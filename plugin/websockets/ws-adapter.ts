@@ -3,6 +3,8 @@ import type { Duplex } from 'node:stream'
 import type { WebSocket, WebSocketServer } from 'ws'
 import type { GatewayMetadata, WebSocketAdapter, WsMessageHandler } from '../../types/websockets.js'
 import { optionalPeer } from '../util/peers.js'
+import { isThenable } from '../util/thenable.js'
+import { isObservable } from '../pipeline/results.js'
 import { ERR_INVALID_OPTIONS, ERR_MISSING_PEER } from '../util/errors.js'
 
 const OPEN = 1
@@ -126,8 +128,12 @@ export class FastifyWsAdapter implements WebSocketAdapter<WebSocketServer, WebSo
       }
       const handler = typeof message === 'object' && message !== null ? byEvent.get(message.event) : undefined
       if (handler === undefined) return
+      const result = handler.callback(message.data, message.event)
+      // A value now (a handler without enhancers that returned one) goes out now; a promise or an
+      // Observable through transform(), counted in flight until it ends.
+      if (!isThenable(result) && !isObservable(result)) return send(result)
       inFlight++
-      transform(handler.callback(message.data, message.event)).subscribe({ next: send, error: done, complete: done })
+      transform(result).subscribe({ next: send, error: done, complete: done })
     }
     client.on('message', (raw: Buffer, isBinary: boolean) => {
       // Garbage (binary, not JSON, no known event) costs its sender nothing but the frame.
