@@ -243,7 +243,7 @@ export interface MessageEvent {
 
 export interface SseOptions {
   /**
-   * Bytes of events that may wait for a client that does not read them before its connection is
+   * Characters of events (as NestJS counts them) that may wait for a client that does not read them before its connection is
    * dropped (4M by default); 0 or Infinity lifts the limit. An async iterable is only read as
    * fast as the client reads, so this limits Observables.
    */

@@ -19,7 +19,7 @@ export const defaultMaxPending = 4 * 1024 * 1024
 export function sseDefinition (maxPendingDataLength: unknown, where: string): SseDefinition {
   if (maxPendingDataLength === undefined || maxPendingDataLength === null || Number.isNaN(maxPendingDataLength)) return { maxPendingDataLength: defaultMaxPending }
   if (typeof maxPendingDataLength !== 'number' || maxPendingDataLength < 0) {
-    throw new ERR_INVALID_DECLARATION(`${where} option "maxPendingDataLength" takes a number of bytes (0 or Infinity for no limit), given ${describe(maxPendingDataLength)}.`)
+    throw new ERR_INVALID_DECLARATION(`${where} option "maxPendingDataLength" takes a number of characters (0 or Infinity for no limit), given ${describe(maxPendingDataLength)}.`)
   }
   return { maxPendingDataLength }
 }

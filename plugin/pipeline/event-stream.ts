@@ -51,7 +51,9 @@ class EventStream extends Readable {
   readonly #onClose = (): void => { if (!this.#done) this.destroy() }
 
   constructor (reply: FastifyReply, max: number, resolve: Settle, reject: (error: unknown) => void) {
-    super()
+    // Events stay strings up to the socket (no Buffer copy of each), and what waits is counted
+    // in characters, as NestJS counts it.
+    super({ encoding: 'utf8' })
     this.#reply = reply
     this.#max = max
     this.#resolve = resolve
@@ -61,9 +63,11 @@ class EventStream extends Readable {
   start (source: ObservableLike | AsyncIterable<unknown>): void {
     const raw = this.#reply.raw
     raw.once('close', this.#onClose)
-    // Headers first, then an empty line, as NestJS sends them.
-    this.push('\n')
+    // Headers first, then an empty line, as NestJS sends them: for an Observable, with the events
+    // of its first burst.
     if (isObservable(source)) {
+      this.#burst = '\n'
+      queueMicrotask(this.#flush)
       const subscription = source.subscribe({ next: (value) => this.#event(value), error: (error) => this.#fail(error), complete: () => this.#end() })
       if (typeof (subscription as Unsubscribable | undefined)?.unsubscribe === 'function') {
         // Ended already (a synchronous source, or the client gone while it subscribed)?
@@ -71,6 +75,7 @@ class EventStream extends Readable {
         else this.#subscription = subscription as Unsubscribable
       }
     } else {
+      this.push('\n')
       this.#iterator = source[Symbol.asyncIterator]()
       this.#pull()
     }
@@ -113,7 +118,7 @@ class EventStream extends Readable {
     if (this.push(text)) return
     const max = this.#max
     if (max > 0 && this.readableLength > max) {
-      this.#reply.log.warn(`An event stream client is not reading: ${this.readableLength} bytes of events wait for it, more than the ${max} allowed (@Sse() option maxPendingDataLength); its connection is closed.`)
+      this.#reply.log.warn(`An event stream client is not reading: ${this.readableLength} characters of events wait for it, more than the ${max} allowed (@Sse() option maxPendingDataLength); its connection is closed.`)
       this.#reply.raw.destroy()
       this.destroy()
     }

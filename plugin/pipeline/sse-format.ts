@@ -31,6 +31,8 @@ export function formatEvent (value: unknown, numbering: Numbering): string {
   else if (!(comment !== undefined && comment !== null && data === undefined && type === undefined && retry === undefined)) out += 'id: ' + ++numbering.last + '\n'
   if (retry !== undefined && retry !== null) out += field('retry: ', retry)
   if (comment !== undefined && comment !== null) out += lines(String(comment), ': ')
-  if (data !== undefined && data !== null) out += lines(typeof data === 'object' ? JSON.stringify(data) : String(data), 'data: ')
+  // JSON has no line breaks of its own (those in strings are escaped): one data line.
+  if (typeof data === 'object' && data !== null) out += 'data: ' + JSON.stringify(data) + '\n'
+  else if (data !== undefined && data !== null) out += lines(String(data), 'data: ')
   return out + '\n'
 }

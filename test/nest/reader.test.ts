@@ -461,7 +461,7 @@ test('a NestJS declaration the plugin cannot run fails registration, naming the 
   class SseModule {}
   const sse = await registrationError({ module: SseModule })
   assert.equal(sse.code, 'FDP_ERR_INVALID_DECLARATION')
-  assert.match(sse.message, /SseController\.events: @Sse\(\) option "maxPendingDataLength" takes a number of bytes/)
+  assert.match(sse.message, /SseController\.events: @Sse\(\) option "maxPendingDataLength" takes a number of characters/)
 })
 
 test("NestJS's @Sse() streams events as the plugin's does, with its options", async (t) => {

@@ -266,7 +266,7 @@ test('@Sse() over a socket: an Observable client that stops reading is dropped p
   const closed = new Promise((resolve) => client.socket.once('close', resolve))
   client.socket.on('error', () => {})
   while (torn.observable === before) await wait(10)
-  assert.match(warnings.join('\n'), /not reading: \d+ bytes of events wait for it, more than the 4194304 allowed/)
+  assert.match(warnings.join('\n'), /not reading: \d+ characters of events wait for it, more than the 4194304 allowed/)
   client.socket.resume()
   await closed
   assert.equal((await app.inject('/events/ping')).body, 'pong')
