@@ -29,10 +29,15 @@ const eventHeaders = {
 }
 
 // The same event stream written by hand on Node's response, as a careful route writes a source
-// that gives its events in one synchronous burst: the events formatted together, one write
-// (as the plugin writes an Observable's burst), then the end.
+// that gives its events in one synchronous burst: the socket tuned for a long stream (as NestJS
+// and the plugin tune it), the events formatted together, one write (as the plugin writes an
+// Observable's burst), then the end.
 function streamEvents (request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack()
+  const socket = request.raw.socket
+  socket.setKeepAlive(true)
+  socket.setNoDelay(true)
+  socket.setTimeout(0)
   const res = reply.raw
   res.writeHead(200, eventHeaders)
   res.write('\n')
