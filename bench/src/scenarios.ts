@@ -87,8 +87,12 @@ const scopeRequest: BenchRequest = { method: 'GET', path: '/scoped', headers: { 
 const rxRequest: BenchRequest = { method: 'GET', path: '/rx/42' }
 const searchRequest: BenchRequest = { method: 'GET', path: '/search?limit=20&order=desc&q=cat' }
 
-/** The events of one stream of the SSE scenarios, each `{ data: { n, name } }`. */
-export const SSE_EVENTS = 100
+/**
+ * The events of one stream of the SSE scenarios, each `{ data: { n, name } }`: 100, or
+ * BENCH_SSE_EVENTS (longer streams weigh the cost of each event over that of opening a stream).
+ */
+export const SSE_EVENTS = Number(process.env.BENCH_SSE_EVENTS ?? 100)
+if (!Number.isInteger(SSE_EVENTS) || SSE_EVENTS < 1) throw new Error(`BENCH_SSE_EVENTS takes a whole number of at least 1, given "${process.env.BENCH_SSE_EVENTS}".`)
 export const sseData = (n: number) => ({ n, name: 'tick' })
 /** The exact body every target sends for a stream: an empty line, then the events numbered from 1. */
 export const sseBody = (() => {
