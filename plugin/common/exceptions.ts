@@ -79,6 +79,19 @@ export function isExceptionOf (exception: unknown, type: Function): boolean {
   return false
 }
 
+/**
+ * The first filter entry that catches `exception`: one whose @Catch() names no type, or a type
+ * the exception is of (`isExceptionOf`, so HTTP exceptions of another build or of NestJS count).
+ */
+export function catchingEntry<E extends { types: Function[] }> (entries: E[], exception: unknown): E | undefined {
+  for (let i = 0; i < entries.length; i++) {
+    const { types } = entries[i]
+    if (types.length === 0) return entries[i]
+    for (let t = 0; t < types.length; t++) if (isExceptionOf(exception, types[t])) return entries[i]
+  }
+  return undefined
+}
+
 // The name an HTTP exception class goes by: the package's mark, or the name of a class whose
 // instances answer getStatus() and getResponse() (NestJS's).
 function httpExceptionClass (cls: unknown): string | undefined {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import type { ExceptionFilter, Type } from '../../types/index.js'
-import { exceptionBody, isExceptionOf, isHttpException } from '../common/exceptions.js'
+import { catchingEntry, exceptionBody, isHttpException } from '../common/exceptions.js'
 import { HttpExecutionContext } from './execution-context.js'
 import { catchTypes } from '../decorators/enhancers.js'
 import type { EnhancerRef, EnhancerRefs } from '../di/enhancer-ref.js'
@@ -185,7 +185,7 @@ export function createErrorHandler (levels: Array<Array<EnhancerRef<ExceptionFil
     if ((reply as AnsweredReply)[kAnswer] !== undefined) return answerFailed(error, request, reply)
     if (clientAborted(error, request, reply)) return
     const exception = error instanceof ThrownValue ? error.value : error
-    const entry = entries.find(({ types }) => types.length === 0 || types.some((type) => isExceptionOf(exception, type)))
+    const entry = catchingEntry(entries, exception)
     if (!entry) {
       sendException(exception, request, reply)
       // Returning the reply (a thenable) makes Fastify wait for it instead of sending again.

@@ -10,6 +10,7 @@ import { isObservable } from '../pipeline/results.js'
 import { andThen, isThenable, steps, whenAll } from '../util/thenable.js'
 import { noEntries } from '../util/empty.js'
 import { answerException } from './exception-answer.js'
+import { catchingEntry } from '../common/exceptions.js'
 
 /** What a gateway handler is composed from, its enhancers in the order they run. */
 export interface MessagePlan {
@@ -153,7 +154,7 @@ function caught (result: ObservableLike, plan: MessagePlan, ctx: WsExecutionCont
 }
 
 async function failed (exception: unknown, plan: MessagePlan, ctx: WsExecutionContext): Promise<void> {
-  const entry = plan.filters.find(({ types }) => types.length === 0 || types.some((type) => exception instanceof (type as Type)))
+  const entry = catchingEntry(plan.filters, exception)
   if (entry === undefined) return answerException(exception, ctx, plan.log)
   try {
     await entry.filter.catch(exception, ctx)

@@ -2,10 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Observable, of, throwError, concat } from 'rxjs'
 import Fastify from 'fastify'
+import * as nest from '@nestjs/common'
 import { IoAdapter } from '@nestjs/platform-socket.io'
 import { io, type Socket as ClientSocket } from 'socket.io-client'
 import {
-  Catch, FastifyWsAdapter, MessageBody, Module, SubscribeMessage, UseFilters, UseGuards, WebSocketGateway, WsException, createParamDecorator, decoratorPlugin,
+  Catch, FastifyWsAdapter, NotFoundException, MessageBody, Module, SubscribeMessage, UseFilters, UseGuards, WebSocketGateway, WsException, createParamDecorator, decoratorPlugin,
   type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext, type WsMessageHandler, type WsResponse
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
@@ -135,6 +136,36 @@ test('no guards, pipes or interceptors but a filter: what fails reaches the filt
   }
   client.send('value', 1)
   assert.equal(await client.next(), 1)
+})
+
+// A filter that catches NestJS's NotFoundException, on a gateway that throws the plugin's.
+class NestNotFoundFilter implements ExceptionFilter {
+  catch (exception: Error, host: ArgumentsHost) {
+    host.switchToWs().getClient().send(JSON.stringify({ event: 'not-found', data: exception.message }))
+  }
+}
+nest.Catch(nest.NotFoundException)(NestNotFoundFilter)
+
+@WebSocketGateway({ path: '/typed' })
+@UseFilters(NestNotFoundFilter)
+class TypedFilterGateway {
+  @SubscribeMessage('missing')
+  missing () { throw new NotFoundException('no such room') }
+
+  @SubscribeMessage('other')
+  other () { throw new Error('not caught') }
+}
+
+@Module({ providers: [TypedFilterGateway] })
+class TypedFilterModule {}
+
+test('a gateway filter catches by type as route filters do: NestJS\'s exception classes match the plugin\'s', async (t) => {
+  const app = await build(t, TypedFilterModule)
+  const client = await wsClient(t, await listening(app), '/typed')
+  client.send('missing')
+  assert.deepEqual(await client.next(), { event: 'not-found', data: 'no such room' })
+  client.send('other')
+  assert.deepEqual(await client.next(), { event: 'exception', data: { status: 'error', message: 'Internal server error', cause: { pattern: 'other' } } })
 })
 
 @WebSocketGateway({ namespace: 'acks' })
