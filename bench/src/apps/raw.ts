@@ -34,10 +34,11 @@ const eventHeaders = {
 // Observable's burst), then the end.
 function streamEvents (request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack()
+  // fastify.inject()'s stand-in socket has none of these.
   const socket = request.raw.socket
-  socket.setKeepAlive(true)
-  socket.setNoDelay(true)
-  socket.setTimeout(0)
+  socket?.setKeepAlive?.(true)
+  socket?.setNoDelay?.(true)
+  socket?.setTimeout?.(0)
   const res = reply.raw
   res.writeHead(200, eventHeaders)
   res.write('\n')
