@@ -168,6 +168,38 @@ test('a gateway filter catches by type as route filters do: NestJS\'s exception 
   assert.deepEqual(await client.next(), { event: 'exception', data: { status: 'error', message: 'Internal server error', cause: { pattern: 'other' } } })
 })
 
+@Catch()
+class ThrowingFilter implements ExceptionFilter {
+  catch () { throw new Error('filter broke') }
+}
+
+@WebSocketGateway({ path: '/broken-filter' })
+@UseFilters(ThrowingFilter)
+class BrokenFilterGateway {
+  @SubscribeMessage('fails')
+  fails () { throw new Error('handler failed') }
+
+  @SubscribeMessage('value')
+  value (@MessageBody() data: unknown) { return data }
+}
+
+@Module({ providers: [BrokenFilterGateway] })
+class BrokenFilterModule {}
+
+test('a gateway filter that throws is logged, naming the filter and the handler; the client and the server go on', async (t) => {
+  const lines: Array<{ msg: string, err?: { message: string } }> = []
+  const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  t.after(() => app.close())
+  await app.register(decoratorPlugin, { module: BrokenFilterModule })
+  const client = await wsClient(t, await listening(app), '/broken-filter')
+  client.send('fails')
+  client.send('value', 'after')
+  assert.equal(await client.next(), 'after')
+  const logged = lines.find((line) => line.msg.startsWith('Exception filter'))
+  assert.equal(logged?.msg, 'Exception filter ThrowingFilter threw in BrokenFilterGateway.fails')
+  assert.equal(logged?.err?.message, 'filter broke')
+})
+
 @WebSocketGateway({ namespace: 'acks' })
 class AckGateway {
   @SubscribeMessage('now')
