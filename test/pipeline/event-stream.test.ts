@@ -45,6 +45,15 @@ class Events {
   }
 
   @Sse('early') early () { return throwError(() => new NotFoundException('no such feed')) }
+  // Failing after the handler returned, before the first event and before the next turn.
+  @Sse('early-later') earlyLater () { return new Observable<MessageEvent>((s) => { queueMicrotask(() => s.error(new NotFoundException('gone before it began'))) }) }
+  @Sse('early-generator') async * earlyGenerator () {
+    if (torn.pulled >= 0) throw new NotFoundException('no generator feed')
+    yield { data: 'never' }
+  }
+
+  // The first event a microtask after the handler returned.
+  @Sse('later') later () { return new Observable<MessageEvent>((s) => { queueMicrotask(() => { s.next({ data: 'soon' }); s.complete() }) }) }
   @Sse('wrong') wrong () { return { data: 'not a stream' } }
   @Sse('empty') empty () { return of() }
 
@@ -143,6 +152,15 @@ test('@Sse(): an error before the stream begins goes to the exception filters; a
   const early = await app.inject('/events/early')
   assert.equal(early.statusCode, 404)
   assert.deepEqual(early.json(), { statusCode: 404, message: 'no such feed', error: 'Not Found' })
+  const earlyLater = await app.inject('/events/early-later')
+  assert.equal(earlyLater.statusCode, 404)
+  assert.deepEqual(earlyLater.json(), { statusCode: 404, message: 'gone before it began', error: 'Not Found' })
+  const earlyGenerator = await app.inject('/events/early-generator')
+  assert.equal(earlyGenerator.statusCode, 404)
+  assert.deepEqual(earlyGenerator.json(), { statusCode: 404, message: 'no generator feed', error: 'Not Found' })
+  const later = await app.inject('/events/later')
+  assert.equal(later.statusCode, 200)
+  assert.equal(later.body, '\nid: 1\ndata: soon\n\n')
   const wrong = await app.inject('/events/wrong')
   assert.equal(wrong.statusCode, 500)
   assert.match(logs.at(-1)!, /^Events\.wrong is an @Sse\(\) route and returned .*: return an Observable or an async iterable of MessageEvent/)
