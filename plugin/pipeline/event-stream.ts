@@ -68,13 +68,14 @@ class EventStream extends Readable {
     // of its first burst.
     if (isObservable(source)) {
       this.#burst = '\n'
-      queueMicrotask(this.#flush)
       const subscription = source.subscribe({ next: (value) => this.#event(value), error: (error) => this.#fail(error), complete: () => this.#end() })
       if (typeof (subscription as Unsubscribable | undefined)?.unsubscribe === 'function') {
         // Ended already (a synchronous source, or the client gone while it subscribed)?
         if (this.destroyed || this.#done) (subscription as Unsubscribable).unsubscribe()
         else this.#subscription = subscription as Unsubscribable
       }
+      // What it gave while it subscribed (or the empty line alone) goes out in one write.
+      if (this.#burst !== '') queueMicrotask(this.#flush)
     } else {
       this.push('\n')
       this.#iterator = source[Symbol.asyncIterator]()

@@ -24,8 +24,12 @@ export interface Numbering { last: number }
 export function formatEvent (value: unknown, numbering: Numbering): string {
   const event: MessageEvent = typeof value === 'object' && value !== null ? value : { data: value as string }
   const { data, type, retry, comment } = event
-  let out = type !== undefined && type !== null ? field('event: ', type) : ''
   const given = event.id
+  // The usual event, JSON data alone, in one expression (fewer strings joined).
+  if (typeof data === 'object' && data !== null && type == null && given == null && retry == null && comment == null) {
+    return 'id: ' + ++numbering.last + '\ndata: ' + JSON.stringify(data) + '\n\n'
+  }
+  let out = type !== undefined && type !== null ? field('event: ', type) : ''
   if (given !== undefined && given !== null) out += field('id: ', given)
   // A comment alone is no event: it takes no number.
   else if (!(comment !== undefined && comment !== null && data === undefined && type === undefined && retry === undefined)) out += 'id: ' + ++numbering.last + '\n'

@@ -25,7 +25,11 @@ class Upper implements NestInterceptor {
 @Controller('events')
 class Events {
   @Sse('observable') observable () {
-    return of<Array<MessageEvent | string>>({ data: { a: 1 } }, { data: 'two\nlines', type: 'note', id: 'x7', retry: 500 }, 'plain', { comment: 'hi' }, { data: 'numbered' })
+    return of<Array<MessageEvent | string>>(
+      { data: { a: 1 } }, { data: 'two\nlines', type: 'note', id: 'x7', retry: 500 }, 'plain', { comment: 'hi' }, { data: 'numbered' },
+      // JSON data beside other fields, and with id or retry given as null (no line).
+      { data: { b: [2] }, type: 'json', comment: 'c' }, { data: { c: 'x\ny' }, id: null as unknown as string, retry: null as unknown as number }
+    )
   }
 
   @Sse('generator') async * generator () {
@@ -123,7 +127,9 @@ test('@Sse(): an Observable streams text/event-stream with the headers NestJS se
     'event: note\nid: x7\nretry: 500\ndata: two\ndata: lines\n\n' +
     'id: 2\ndata: plain\n\n' +
     ': hi\n\n' +
-    'id: 3\ndata: numbered\n\n')
+    'id: 3\ndata: numbered\n\n' +
+    'event: json\nid: 4\n: c\ndata: {"b":[2]}\n\n' +
+    'id: 5\ndata: {"c":"x\\ny"}\n\n')
 })
 
 test('@Sse(): an async iterable streams its events', async (t) => {
