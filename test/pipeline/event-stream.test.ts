@@ -56,6 +56,9 @@ class Events {
     yield { data: 'never' }
   }
 
+  // An event JSON cannot write (a BigInt), as the first one and after one was sent.
+  @Sse('unwritable') unwritable () { return of({ data: { n: 1n } }) }
+  @Sse('unwritable-later') unwritableLater () { return concat(of({ data: 'ok' }), new Observable<MessageEvent>((s) => { setImmediate(() => s.next({ data: { n: 2n } })) })) }
   // The first event a microtask after the handler returned.
   @Sse('later') later () { return new Observable<MessageEvent>((s) => { queueMicrotask(() => { s.next({ data: 'soon' }); s.complete() }) }) }
   @Sse('wrong') wrong () { return { data: 'not a stream' } }
@@ -164,6 +167,11 @@ test('@Sse(): an error before the stream begins goes to the exception filters; a
   const earlyGenerator = await app.inject('/events/early-generator')
   assert.equal(earlyGenerator.statusCode, 404)
   assert.deepEqual(earlyGenerator.json(), { statusCode: 404, message: 'no generator feed', error: 'Not Found' })
+  assert.equal((await app.inject('/events/unwritable')).statusCode, 500)
+  assert.match(logs.at(-1)!, /BigInt/)
+  const unwritableLater = await app.inject('/events/unwritable-later')
+  assert.equal(unwritableLater.statusCode, 200)
+  assert.equal(unwritableLater.body, '\nid: 1\ndata: ok\n\nevent: error\nid: 2\ndata: Internal server error\n\n')
   const later = await app.inject('/events/later')
   assert.equal(later.statusCode, 200)
   assert.equal(later.body, '\nid: 1\ndata: soon\n\n')
