@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { cpus } from 'node:os'
 import { Agent, get as httpGet } from 'node:http'
+import { connect } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import { WebSocket } from 'ws'
@@ -83,6 +84,65 @@ async function check (server: Server, target: Target, checks: Check[]): Promise<
     if (!ok) {
       throw new Error(`${label[target]}: ${c.method} ${c.path} (${c.why}) answered ${response.status} ${text}; expected ${c.status} ${c.json === undefined ? '' : JSON.stringify(c.json)}`)
     }
+  }
+}
+
+// An event stream's response as it comes off the socket: its head and its body's chunks, as
+// bytes (latin1: one character a byte). `body` is undefined until the last chunk is in.
+function chunked (bytes: string): { head: string, body: string | undefined } {
+  const headEnd = bytes.indexOf('\r\n\r\n')
+  if (headEnd < 0) return { head: '', body: undefined }
+  let body = ''
+  let at = headEnd + 4
+  for (;;) {
+    const line = bytes.indexOf('\r\n', at)
+    if (line < 0) return { head: bytes.slice(0, headEnd), body: undefined }
+    const size = parseInt(bytes.slice(at, line), 16)
+    if (bytes.length < line + 2 + size + 2) return { head: bytes.slice(0, headEnd), body: undefined }
+    if (size === 0) return { head: bytes.slice(0, headEnd), body }
+    body += bytes.slice(line + 2, line + 2 + size)
+    at = line + 2 + size + 2
+  }
+}
+
+function onTheWire (server: Server, request: BenchRequest): Promise<{ bytes: string, head: string, body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1')
+    let bytes = ''
+    socket.setEncoding('latin1')
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no whole response to ${request.method} ${request.path} after 10 s`)))
+    socket.on('data', (data: string) => {
+      bytes += data
+      const { head, body } = chunked(bytes)
+      if (body === undefined) return
+      socket.destroy()
+      resolve({ bytes, head, body: Buffer.from(body, 'latin1').toString('utf8') })
+    })
+    socket.on('error', reject)
+    socket.on('close', () => reject(new Error(`the connection closed before a whole response to ${request.method} ${request.path}: ${JSON.stringify(bytes)}`)))
+    socket.write(`${request.method} ${request.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+  })
+}
+
+// The SSE scenarios compare what goes on the wire: every target sends the expected events, the
+// same status and the same headers (names in any case, in any order; the date aside); the plugin
+// sends raw Fastify's bytes exactly (the same header order, the same chunks, so the same writes
+// of the same text), the date aside. NestJS writes each event as a chunk of its own.
+async function checkWire (servers: Map<Target, Server>, name: SseScenario): Promise<void> {
+  const { request } = scenarios[name]
+  const answers = new Map<Target, { bytes: string, head: string, body: string }>()
+  for (const [target, server] of servers) answers.set(target, await onTheWire(server, request))
+  const fields = (head: string): string[] => head.toLowerCase().split('\r\n').filter((line) => !line.startsWith('date:')).sort()
+  const undated = (bytes: string): string => bytes.replace(/\r\ndate: [^\r]*/i, '\r\ndate: -')
+  const [first, expected] = [...answers][0]
+  for (const [target, answer] of answers) {
+    if (answer.body !== sseBody) throw new Error(`${label[target]} ${name}: the stream on the wire is ${JSON.stringify(answer.body)}; expected ${JSON.stringify(sseBody)}`)
+    if (!isDeepStrictEqual(fields(answer.head), fields(expected.head))) throw new Error(`${label[target]} ${name}: answered with the head ${JSON.stringify(answer.head)}, ${label[first]} with ${JSON.stringify(expected.head)}`)
+  }
+  const raw = answers.get('raw')
+  const plugin = answers.get('plugin')
+  if (raw !== undefined && plugin !== undefined && undated(plugin.bytes) !== undated(raw.bytes)) {
+    throw new Error(`plugin ${name}: sent ${JSON.stringify(plugin.bytes)}; raw Fastify sent ${JSON.stringify(raw.bytes)}`)
   }
 }
 
@@ -272,6 +332,7 @@ for (const name of chosen) {
       servers.set(target, server)
       await check(server, target, scenarios[name].checks)
     }
+    if (isSse(name)) await checkWire(servers, name)
     for (const target of chosenTargets) await sampleOf(servers.get(target)!, target, name, warmup)
     const samples = new Map<Target, Sample[]>(chosenTargets.map((target) => [target, []]))
     for (let round = 1; round <= rounds; round++) {

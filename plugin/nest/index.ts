@@ -7,6 +7,7 @@ import { nestTokens } from './tokens.js'
 import { nestKeysUp, readController, readInjectable, routesRead } from './reader.js'
 import { hasNestKeys } from './keys.js'
 import { brandNestStreamableFile } from './streamable-file.js'
+import { refuseSseSignal } from './sse-signal.js'
 
 /** The NestJS reader around the scan: what it reads of the controllers, then what the container is given. */
 export interface NestReading extends ForeignRoutes {
@@ -29,6 +30,7 @@ export async function readNestApplication (options: DecoratorPluginOptions, app:
     readRoutes: (cls) => readController(cls),
     async finish (controllers) {
       walk.readEnhancers(controllers)
+      await refuseSseSignal(controllers)
       // NestJS controllers return @nestjs/common's StreamableFile: branded once, it streams as the plugin's.
       if (walk.nestControllers) await brandNestStreamableFile()
       const { aliases, discoverableKeys } = await nestTokens(walk.candidates, app)

@@ -45,46 +45,65 @@ class EventStream extends Readable {
   #pulling = false
   #done = false
   #burst = ''
-  // Until the stream is handed to the reply: a failure then still goes to the exception filters.
+  // Until the stream is handed to the reply (#committed), a failure still goes to the exception
+  // filters: thrown when it came while the producer started, else through the pending promise.
+  #committed = false
+  #failed: { error: unknown } | undefined
   #resolve: Settle | undefined
   #reject: ((error: unknown) => void) | undefined
+  #listening = false
   readonly #onClose = (): void => { if (!this.#done) this.destroy() }
 
-  constructor (reply: FastifyReply, max: number, resolve: Settle, reject: (error: unknown) => void) {
+  constructor (reply: FastifyReply, max: number) {
     // Events stay strings up to the socket (no Buffer copy of each), and what waits is counted
     // in characters, as NestJS counts it.
     super({ encoding: 'utf8' })
     this.#reply = reply
     this.#max = max
-    this.#resolve = resolve
-    this.#reject = reject
   }
 
-  start (source: ObservableLike | AsyncIterable<unknown>): void {
-    const raw = this.#reply.raw
-    raw.once('close', this.#onClose)
+  /** The stream when its first event came while the producer started (most Observables), else a promise of it. */
+  start (source: ObservableLike | AsyncIterable<unknown>): Readable | Promise<Readable | undefined> {
     // Headers first, then an empty line, as NestJS sends them: for an Observable, with the events
     // of its first burst.
     if (isObservable(source)) {
       this.#burst = '\n'
-      queueMicrotask(this.#flush)
       const subscription = source.subscribe({ next: (value) => this.#event(value), error: (error) => this.#fail(error), complete: () => this.#end() })
       if (typeof (subscription as Unsubscribable | undefined)?.unsubscribe === 'function') {
         // Ended already (a synchronous source, or the client gone while it subscribed)?
         if (this.destroyed || this.#done) (subscription as Unsubscribable).unsubscribe()
         else this.#subscription = subscription as Unsubscribable
       }
+      // What it gave while it subscribed (or the empty line alone) goes out in one write.
+      if (this.#burst !== '') queueMicrotask(this.#flush)
     } else {
       this.push('\n')
       this.#iterator = source[Symbol.asyncIterator]()
       this.#pull()
     }
-    // Headers go out on the next turn when no event has come by then (an error until then
-    // still reaches the exception filters).
-    if (this.#resolve !== undefined) setImmediate(this.#commit)
+    // The client leaving can be heard of only from the next turn on: a source that ended while
+    // it was subscribed needs no ear for it.
+    if (!this.#done && !this.destroyed) {
+      this.#listening = true
+      this.#reply.raw.once('close', this.#onClose)
+    }
+    const failed = this.#failed
+    if (failed !== undefined) {
+      this.#failed = undefined
+      throw failed.error
+    }
+    if (this.#committed) return this
+    // Headers go out on the next turn when no event has come by then.
+    return new Promise((resolve, reject) => {
+      this.#resolve = resolve
+      this.#reject = reject
+      setImmediate(this.#commit)
+    })
   }
 
   readonly #commit = (): void => {
+    if (this.#committed) return
+    this.#committed = true
     const resolve = this.#resolve
     if (resolve === undefined) return
     this.#resolve = this.#reject = undefined
@@ -126,11 +145,16 @@ class EventStream extends Readable {
 
   #fail (error: unknown): void {
     if (this.#done || this.destroyed) return
-    const reject = this.#reject
-    if (reject !== undefined) {
-      this.#resolve = this.#reject = undefined
+    if (!this.#committed) {
+      this.#committed = true
       this.#done = true
       this.#release()
+      const reject = this.#reject
+      if (reject === undefined) {
+        this.#failed = { error }
+        return
+      }
+      this.#resolve = this.#reject = undefined
       reject(error)
       return
     }
@@ -188,7 +212,10 @@ class EventStream extends Readable {
 
   // The producer is let go of on every way out: completion, failure, the client leaving.
   #release (): void {
-    this.#reply.raw.removeListener('close', this.#onClose)
+    if (this.#listening) {
+      this.#listening = false
+      this.#reply.raw.removeListener('close', this.#onClose)
+    }
     const subscription = this.#subscription
     const iterator = this.#iterator
     this.#subscription = this.#iterator = undefined
@@ -215,10 +242,11 @@ class EventStream extends Readable {
 }
 
 /**
- * What an @Sse() handler gave, as a stream for the reply: a promise of it, settled once the first
- * event is there or on the next turn. `name`: `Class.method`, for the error a wrong result gets.
+ * What an @Sse() handler gave, as a stream for the reply: at once when its first event came while
+ * the producer started, else a promise of it, settled once the first event is there or on the
+ * next turn; a failure before then is thrown or rejects, for the exception filters. `name`: `Class.method`, for the error a wrong result gets.
  */
-export function eventStream (result: unknown, reply: FastifyReply, definition: SseDefinition, name: string): Promise<Readable | undefined> {
+export function eventStream (result: unknown, reply: FastifyReply, definition: SseDefinition, name: string): Readable | Promise<Readable | undefined> {
   if (!isObservable(result) && !isAsyncIterable(result)) {
     throw new ERR_INVALID_EVENT_STREAM(`${name} is an @Sse() route and returned ${describe(result)}: return an Observable or an async iterable of MessageEvent ({ data, id, type, retry }).`)
   }
@@ -233,7 +261,7 @@ export function eventStream (result: unknown, reply: FastifyReply, definition: S
     socket?.setNoDelay?.(true)
     socket?.setTimeout?.(0)
   }
-  return new Promise((resolve, reject) => { new EventStream(reply, definition.maxPendingDataLength, resolve, reject).start(result) })
+  return new EventStream(reply, definition.maxPendingDataLength).start(result)
 }
 
 // Its consumer is gone: a failing teardown has no one to tell.

@@ -24,15 +24,21 @@ export interface Numbering { last: number }
 export function formatEvent (value: unknown, numbering: Numbering): string {
   const event: MessageEvent = typeof value === 'object' && value !== null ? value : { data: value as string }
   const { data, type, retry, comment } = event
-  let out = type !== undefined && type !== null ? field('event: ', type) : ''
   const given = event.id
+  // JSON first: an event it cannot write (a BigInt, a cycle) throws before taking a number.
+  const isJson = typeof data === 'object' && data !== null
+  const json = isJson ? JSON.stringify(data) : ''
+  // The usual event, JSON data alone, in one expression (fewer strings joined).
+  if (isJson && type == null && given == null && retry == null && comment == null) return 'id: ' + ++numbering.last + '\ndata: ' + json + '\n\n'
+
+  let out = type !== undefined && type !== null ? field('event: ', type) : ''
   if (given !== undefined && given !== null) out += field('id: ', given)
   // A comment alone is no event: it takes no number.
   else if (!(comment !== undefined && comment !== null && data === undefined && type === undefined && retry === undefined)) out += 'id: ' + ++numbering.last + '\n'
   if (retry !== undefined && retry !== null) out += field('retry: ', retry)
   if (comment !== undefined && comment !== null) out += lines(String(comment), ': ')
   // JSON has no line breaks of its own (those in strings are escaped): one data line.
-  if (typeof data === 'object' && data !== null) out += 'data: ' + JSON.stringify(data) + '\n'
+  if (isJson) out += 'data: ' + json + '\n'
   else if (data !== undefined && data !== null) out += lines(String(data), 'data: ')
   return out + '\n'
 }

@@ -81,3 +81,16 @@ test("NestJS's @Sse() with @Render() or a @Res() it would answer on fails regist
     assert.match(error.message, message)
   }
 })
+
+test("NestJS's @SseSignal() fails registration: the plugin puts no abort signal on the request", async () => {
+  @nest.Controller('signal')
+  class SignalController {
+    @nest.Sse()
+    stream (@nest.SseSignal() signal: AbortSignal): Observable<nest.MessageEvent> { return new Observable() }
+  }
+  @nest.Module({ controllers: [SignalController] })
+  class FailingModule {}
+  const error = await registrationError({ module: FailingModule })
+  assert.equal(error.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(error.message, /SignalController\.stream: parameter 0 takes @SseSignal\(\) of @nestjs\/common, which the plugin does not provide/)
+})

@@ -7,7 +7,7 @@ import ejs from 'ejs'
 import Fastify from 'fastify'
 import { map, of } from 'rxjs'
 import {
-  Controller, Get, Inject, Injectable, Module, Reflector, SetMetadata, UseGuards, VERSION_NEUTRAL, decoratorPlugin,
+  Controller, Get, Inject, Injectable, Module, Reflector, SetMetadata, Sse, UseGuards, VERSION_NEUTRAL, decoratorPlugin,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type PipeTransform
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
@@ -462,6 +462,37 @@ test('a NestJS declaration the plugin cannot run fails registration, naming the 
   const sse = await registrationError({ module: SseModule })
   assert.equal(sse.code, 'FDP_ERR_INVALID_DECLARATION')
   assert.match(sse.message, /SseController\.events: @Sse\(\) option "maxPendingDataLength" takes a number of characters/)
+})
+
+test("NestJS's @SseSignal() on an @Sse() handler fails registration, naming the fix; other custom parameters there are read", async (t) => {
+  @nest.Controller('signal')
+  class SignalController {
+    @nest.Sse() events (@nest.Query('q') q: string, @nest.SseSignal() signal: AbortSignal) { return of({ data: String(signal) }) }
+  }
+  @nest.Module({ controllers: [SignalController] })
+  class SignalModule {}
+  const error = await registrationError({ module: SignalModule })
+  assert.equal(error.code, 'FDP_ERR_NEST_UNSUPPORTED')
+  assert.match(error.message, /^SignalController\.events: parameter 1 takes @SseSignal\(\) of @nestjs\/common, which the plugin does not provide\. End the producer in the Observable's teardown or the async generator's finally block/)
+
+  // The plugin's own @Sse() with it: the same.
+  @Controller('own-signal')
+  class OwnSignalController {
+    @Sse() events (@nest.SseSignal() signal: AbortSignal) { return of({ data: String(signal) }) }
+  }
+  @Module({ controllers: [OwnSignalController] })
+  class OwnSignalModule {}
+  assert.match((await registrationError({ module: OwnSignalModule })).message, /^OwnSignalController\.events: parameter 0 takes @SseSignal\(\)/)
+
+  const Tenant = nest.createParamDecorator((data: unknown, ctx: nest.ExecutionContext) => ctx.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers['x-tenant'])
+  @nest.Controller('tenant')
+  class TenantController {
+    @nest.Sse() events (@Tenant() tenant: string) { return of({ data: tenant }) }
+  }
+  @nest.Module({ controllers: [TenantController] })
+  class TenantModule {}
+  const app = await build(t, TenantModule)
+  assert.equal((await app.inject({ url: '/tenant', headers: { 'x-tenant': 'acme' } })).body, '\nid: 1\ndata: acme\n\n')
 })
 
 test("NestJS's @Sse() streams events as the plugin's does, with its options", async (t) => {

@@ -25,7 +25,11 @@ class Upper implements NestInterceptor {
 @Controller('events')
 class Events {
   @Sse('observable') observable () {
-    return of<Array<MessageEvent | string>>({ data: { a: 1 } }, { data: 'two\nlines', type: 'note', id: 'x7', retry: 500 }, 'plain', { comment: 'hi' }, { data: 'numbered' })
+    return of<Array<MessageEvent | string>>(
+      { data: { a: 1 } }, { data: 'two\nlines', type: 'note', id: 'x7', retry: 500 }, 'plain', { comment: 'hi' }, { data: 'numbered' },
+      // JSON data beside other fields, and with id or retry given as null (no line).
+      { data: { b: [2] }, type: 'json', comment: 'c' }, { data: { c: 'x\ny' }, id: null as unknown as string, retry: null as unknown as number }
+    )
   }
 
   @Sse('generator') async * generator () {
@@ -45,6 +49,18 @@ class Events {
   }
 
   @Sse('early') early () { return throwError(() => new NotFoundException('no such feed')) }
+  // Failing after the handler returned, before the first event and before the next turn.
+  @Sse('early-later') earlyLater () { return new Observable<MessageEvent>((s) => { queueMicrotask(() => s.error(new NotFoundException('gone before it began'))) }) }
+  @Sse('early-generator') async * earlyGenerator () {
+    if (torn.pulled >= 0) throw new NotFoundException('no generator feed')
+    yield { data: 'never' }
+  }
+
+  // An event JSON cannot write (a BigInt), as the first one and after one was sent.
+  @Sse('unwritable') unwritable () { return of({ data: { n: 1n } }) }
+  @Sse('unwritable-later') unwritableLater () { return concat(of({ data: 'ok' }), new Observable<MessageEvent>((s) => { setImmediate(() => s.next({ data: { n: 2n } })) })) }
+  // The first event a microtask after the handler returned.
+  @Sse('later') later () { return new Observable<MessageEvent>((s) => { queueMicrotask(() => { s.next({ data: 'soon' }); s.complete() }) }) }
   @Sse('wrong') wrong () { return { data: 'not a stream' } }
   @Sse('empty') empty () { return of() }
 
@@ -114,7 +130,9 @@ test('@Sse(): an Observable streams text/event-stream with the headers NestJS se
     'event: note\nid: x7\nretry: 500\ndata: two\ndata: lines\n\n' +
     'id: 2\ndata: plain\n\n' +
     ': hi\n\n' +
-    'id: 3\ndata: numbered\n\n')
+    'id: 3\ndata: numbered\n\n' +
+    'event: json\nid: 4\n: c\ndata: {"b":[2]}\n\n' +
+    'id: 5\ndata: {"c":"x\\ny"}\n\n')
 })
 
 test('@Sse(): an async iterable streams its events', async (t) => {
@@ -143,6 +161,20 @@ test('@Sse(): an error before the stream begins goes to the exception filters; a
   const early = await app.inject('/events/early')
   assert.equal(early.statusCode, 404)
   assert.deepEqual(early.json(), { statusCode: 404, message: 'no such feed', error: 'Not Found' })
+  const earlyLater = await app.inject('/events/early-later')
+  assert.equal(earlyLater.statusCode, 404)
+  assert.deepEqual(earlyLater.json(), { statusCode: 404, message: 'gone before it began', error: 'Not Found' })
+  const earlyGenerator = await app.inject('/events/early-generator')
+  assert.equal(earlyGenerator.statusCode, 404)
+  assert.deepEqual(earlyGenerator.json(), { statusCode: 404, message: 'no generator feed', error: 'Not Found' })
+  assert.equal((await app.inject('/events/unwritable')).statusCode, 500)
+  assert.match(logs.at(-1)!, /BigInt/)
+  const unwritableLater = await app.inject('/events/unwritable-later')
+  assert.equal(unwritableLater.statusCode, 200)
+  assert.equal(unwritableLater.body, '\nid: 1\ndata: ok\n\nevent: error\nid: 2\ndata: Internal server error\n\n')
+  const later = await app.inject('/events/later')
+  assert.equal(later.statusCode, 200)
+  assert.equal(later.body, '\nid: 1\ndata: soon\n\n')
   const wrong = await app.inject('/events/wrong')
   assert.equal(wrong.statusCode, 500)
   assert.match(logs.at(-1)!, /^Events\.wrong is an @Sse\(\) route and returned .*: return an Observable or an async iterable of MessageEvent/)

@@ -7,8 +7,9 @@ import {
 import { NestFactory, REQUEST } from '@nestjs/core'
 import { FastifyAdapter, RouteSchema, type NestFastifyApplication } from '@nestjs/platform-fastify'
 import type { FastifyRequest } from 'fastify'
-import { map, range, type Observable } from 'rxjs'
-import { CONTROLLERS, SSE_EVENTS, TOKEN, itemSchema, rxItem, sseData, type AppName, type Item } from '../scenarios.js'
+import { map, type Observable } from 'rxjs'
+import { CONTROLLERS, TOKEN, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
+import { events } from './sse-source.js'
 
 // The benchmark apps written with NestJS on its Fastify adapter, compiled by tsc with metadata.
 
@@ -20,7 +21,7 @@ class HelloController {
 @Controller()
 class EventsController {
   @Sse('events') events (): Observable<MessageEvent> {
-    return range(0, SSE_EVENTS).pipe(map((n) => ({ data: sseData(n) })))
+    return events()
   }
 }
 

@@ -1,11 +1,11 @@
 import { Controller, Sse, type MessageEvent } from 'fastify-decorator-plugin'
-import { map, range, type Observable } from 'rxjs'
-import { SSE_EVENTS, sseData } from '../scenarios.js'
+import type { Observable } from 'rxjs'
+import { events } from './sse-source.js'
 
 // Decorated by call: the tsx test lane runs this file too.
 export class EventsController {
   events (): Observable<MessageEvent> {
-    return range(0, SSE_EVENTS).pipe(map((n) => ({ data: sseData(n) })))
+    return events()
   }
 }
 Sse('events')(EventsController.prototype, 'events', Object.getOwnPropertyDescriptor(EventsController.prototype, 'events')!)

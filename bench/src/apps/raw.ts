@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { CONTROLLERS, SSE_EVENTS, TOKEN, forbidden, itemSchema, rxItem, searchQuerySchema, sseData, type AppName, type Item, type Search } from '../scenarios.js'
+import { CONTROLLERS, TOKEN, forbidden, itemSchema, rxItem, searchQuerySchema, type AppName, type Item, type Search } from '../scenarios.js'
 
 // The benchmark apps written with plain Fastify: the limit the other targets are measured against.
 
@@ -17,35 +17,6 @@ function wrap (request: FastifyRequest, reply: FastifyReply, payload: unknown, d
 function createItem (request: FastifyRequest, reply: FastifyReply): void {
   const body = request.body as Item
   reply.code(201).send({ id: 1, name: body.name, qty: body.qty })
-}
-
-const eventHeaders = {
-  'content-type': 'text/event-stream',
-  connection: 'keep-alive',
-  'cache-control': 'private, no-cache, no-store, must-revalidate, max-age=0, no-transform',
-  pragma: 'no-cache',
-  expires: '0',
-  'x-accel-buffering': 'no'
-}
-
-// The same event stream written by hand on Node's response, as a careful route writes a source
-// that gives its events in one synchronous burst: the socket tuned for a long stream (as NestJS
-// and the plugin tune it), the events formatted together, one write (as the plugin writes an
-// Observable's burst), then the end.
-function streamEvents (request: FastifyRequest, reply: FastifyReply): void {
-  reply.hijack()
-  // fastify.inject()'s stand-in socket has none of these.
-  const socket = request.raw.socket
-  socket?.setKeepAlive?.(true)
-  socket?.setNoDelay?.(true)
-  socket?.setTimeout?.(0)
-  const res = reply.raw
-  res.writeHead(200, eventHeaders)
-  res.write('\n')
-  let burst = ''
-  for (let n = 0; n < SSE_EVENTS; n++) burst += `id: ${n + 1}\ndata: ${JSON.stringify(sseData(n))}\n\n`
-  res.write(burst)
-  res.end()
 }
 
 class RequestContext {
@@ -113,7 +84,8 @@ async function routes (app: FastifyInstance, name: RawAppName): Promise<void> {
       return
     case 'sse':
     case 'sse-100':
-      app.get('/events', streamEvents)
+      // rxjs too, for these scenarios only.
+      app.get('/events', (await import('./raw-sse.js')).streamEvents)
       return
     case 'startup':
       for (let c = 0; c < CONTROLLERS; c++) resource(app, c, `/c${c}`)
