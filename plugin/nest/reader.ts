@@ -24,7 +24,7 @@ import { nestScopes } from '../decorators/injectable.js'
 const kRead = Symbol.for('fastify-decorator-plugin.nestRead')
 
 // NestJS's metadata, under its string keys; the plugin's own goes through metadata.ts.
-const own = (key: string, target: object, property?: string | symbol): any => Reflect.getOwnMetadata(key, target, property as string)
+export const own = (key: string, target: object, property?: string | symbol): any => Reflect.getOwnMetadata(key, target, property as string)
 const inherited = (key: string, target: object, property?: string | symbol): any => Reflect.getMetadata(key, target, property as string)
 
 /** Whether `cls` carries @nestjs/common's @Module() (or @Global()) metadata. */

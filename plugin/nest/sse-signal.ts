@@ -2,6 +2,7 @@ import type { ControllerScan } from '../routing/controller-scan.js'
 import { ERR_NEST_UNSUPPORTED } from '../util/errors.js'
 import importPeer from '../util/import-peer.cjs'
 import { nestKeys } from './keys.js'
+import { own } from './reader.js'
 
 /**
  * NestJS's @SseSignal() is a createParamDecorator() whose factory reads an AbortController that
@@ -29,7 +30,7 @@ async function sseSignalFactory (): Promise<unknown> {
     const { SseSignal } = await importPeer('@nestjs/common/decorators/http/sse-signal.decorator.js')
     class Probe { probe (): void {} }
     SseSignal()(Probe.prototype, 'probe', 0)
-    const args = (Reflect as unknown as { getOwnMetadata: (key: string, target: object, member: string) => Record<string, { factory?: unknown }> }).getOwnMetadata(nestKeys.routeArgs, Probe, 'probe')
+    const args: Record<string, { factory?: unknown }> = own(nestKeys.routeArgs, Probe, 'probe')
     return Object.values(args)[0]?.factory ?? null
   } catch {
     return null
