@@ -291,6 +291,13 @@ async function wsCheck (server: Server, target: Target): Promise<void> {
   }
 }
 
+// Every other round in reverse order (raw, plugin, then plugin, raw): no target is always measured
+// first or right after the same one, so a machine that speeds up or slows down during a run
+// weighs on both alike.
+function inRoundOrder<T> (targets: T[], round: number): T[] {
+  return round % 2 === 1 ? targets : [...targets].reverse()
+}
+
 // NestJS is left out: it has no gateway on the app's own Fastify server to compare here.
 async function wsEcho (): Promise<void> {
   const servers = new Map<Target, Server>()
@@ -305,7 +312,7 @@ async function wsEcho (): Promise<void> {
     const samples = new Map<Target, Sample[]>(wsTargets.map((target) => [target, []]))
     for (const target of wsTargets) setups.set(target, [])
     for (let round = 1; round <= rounds; round++) {
-      for (const target of wsTargets) {
+      for (const target of inRoundOrder(wsTargets, round)) {
         const sample = await wsMeasure(servers.get(target)!, target, duration)
         samples.get(target)!.push(sample)
         const setup = await wsSetup(servers.get(target)!, 200)
@@ -336,7 +343,7 @@ for (const name of chosen) {
     for (const target of chosenTargets) await sampleOf(servers.get(target)!, target, name, warmup)
     const samples = new Map<Target, Sample[]>(chosenTargets.map((target) => [target, []]))
     for (let round = 1; round <= rounds; round++) {
-      for (const target of chosenTargets) {
+      for (const target of inRoundOrder(chosenTargets, round)) {
         const sample = await sampleOf(servers.get(target)!, target, name, duration)
         samples.get(target)!.push(sample)
         log(`${name} round ${round} ${label[target]}: ${sample.rps.toFixed(0)} ${isSse(name) ? 'events' : 'req'}/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(1)} us CPU/req`)
@@ -353,8 +360,7 @@ if (chosen.includes('startup')) {
   for (const count of controllerCounts) startups.set(count, new Map(startupTargets.map((target) => [target, []])))
   for (let round = 1; round <= startupRounds; round++) {
     for (const count of controllerCounts) {
-      // Every other round in reverse order, so no target always starts right after the same one.
-      for (const target of round % 2 === 1 ? startupTargets : [...startupTargets].reverse()) {
+      for (const target of inRoundOrder(startupTargets, round)) {
         const server = target === 'contexts' ? await start('raw', 'startup-contexts', count) : await start(target, 'startup', count)
         try {
           await check(server, target === 'contexts' ? 'raw' : target, startupChecksFor(count))

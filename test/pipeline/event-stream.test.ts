@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
+import { PassThrough, Transform, pipeline } from 'node:stream'
 import { Observable, interval, map, of, throwError, concat } from 'rxjs'
 import {
   Module, Controller, Sse, Get, Header, HttpCode, Inject, Injectable, Redirect, Render, Res, Scope, UseGuards, UseInterceptors, REQUEST,
@@ -62,6 +63,21 @@ class Events {
   // The first event a microtask after the handler returned.
   @Sse('later') later () { return new Observable<MessageEvent>((s) => { queueMicrotask(() => { s.next({ data: 'soon' }); s.complete() }) }) }
   @Sse('wrong') wrong () { return { data: 'not a stream' } }
+  // An async iterable whose next() throws at once; an Observable whose teardown throws.
+  @Sse('next-throws') nextThrows () {
+    return { [Symbol.asyncIterator]: () => ({ next (): Promise<IteratorResult<MessageEvent>> { throw new NotFoundException('no next event') } }) }
+  }
+
+  @Sse('teardown-throws') teardownThrows () {
+    return {
+      subscribe (observer: { next: (event: MessageEvent) => void, complete: () => void }) {
+        observer.next({ data: 'x' })
+        setImmediate(() => observer.complete())
+        return { unsubscribe () { throw new Error('teardown broke') } }
+      }
+    }
+  }
+
   @Sse('empty') empty () { return of() }
 
   @Sse('shaped') @Header('x-extra', 'yes') @Header('cache-control', 'max-age=60') @HttpCode(203) shaped () { return of({ data: 'x' }) }
@@ -155,6 +171,21 @@ test('@Sse(): an error once the stream has begun ends it with an error event', a
   assert.equal(crash.body, '\nid: 1\ndata: ok\n\nevent: error\nid: 2\ndata: Internal server error\n\n')
 })
 
+test('@Sse(): a producer whose teardown throws is logged; the stream ends as sent', async (t) => {
+  const app = await build(t, EventsModule)
+  const logged: unknown[] = []
+  const error = app.log.error.bind(app.log)
+  app.log.error = ((...args: unknown[]) => { logged.push(args) }) as typeof app.log.error
+  t.after(() => { app.log.error = error })
+  const res = await app.inject('/events/teardown-throws')
+  assert.equal(res.body, '\nid: 1\ndata: x\n\n')
+  assert.equal(logged.length, 1)
+  const [details, message] = logged[0] as [{ err: Error }, string]
+  assert.equal(message, 'An event stream\'s producer failed as it was torn down')
+  assert.equal(details.err.message, 'teardown broke')
+  assert.equal((await app.inject('/events/ping')).body, 'pong')
+})
+
 test('@Sse(): an error before the stream begins goes to the exception filters; a result that is no stream is a 500', async (t) => {
   const logs: string[] = []
   const app = await build(t, EventsModule, {}, (app) => app.addHook('onError', async (req, reply, error) => { logs.push(error.message) }))
@@ -175,6 +206,9 @@ test('@Sse(): an error before the stream begins goes to the exception filters; a
   const later = await app.inject('/events/later')
   assert.equal(later.statusCode, 200)
   assert.equal(later.body, '\nid: 1\ndata: soon\n\n')
+  const nextThrows = await app.inject('/events/next-throws')
+  assert.equal(nextThrows.statusCode, 404)
+  assert.deepEqual(nextThrows.json(), { statusCode: 404, message: 'no next event', error: 'Not Found' })
   const wrong = await app.inject('/events/wrong')
   assert.equal(wrong.statusCode, 500)
   assert.match(logs.at(-1)!, /^Events\.wrong is an @Sse\(\) route and returned .*: return an Observable or an async iterable of MessageEvent/)
@@ -193,6 +227,40 @@ test('@Sse(): @Header() and @HttpCode() apply, the event-stream headers win; int
   const denied = await app.inject('/events/denied')
   assert.equal(denied.statusCode, 403)
   assert.equal(denied.headers['content-type'], 'application/json; charset=utf-8')
+})
+
+test('@Sse(): onSend hooks can pipe the stream on (Node\'s pipeline, once); trailers are sent after the last event', async (t) => {
+  const ends: string[] = []
+  const twice: string[] = []
+  const app = await build(t, EventsModule, {}, (app) => {
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.url.endsWith('trailer')) reply.trailer('x-events', async () => 'all sent')
+    })
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (req.url.endsWith('upper')) {
+        const upper = new Transform({ transform (chunk, encoding, done) { done(null, String(chunk).toUpperCase()) } })
+        pipeline(payload as NodeJS.ReadableStream, upper, (error) => { ends.push(error === undefined || error === null ? 'ended' : error.message) })
+        return upper
+      }
+      if (req.url.endsWith('twice')) {
+        const copy = new PassThrough()
+        ;(payload as NodeJS.ReadableStream).pipe(copy)
+        try { (payload as NodeJS.ReadableStream).pipe(new PassThrough()) } catch (error) { twice.push((error as Error).message) }
+        return copy
+      }
+      return payload
+    })
+  })
+  // An Observable's burst and a generator's events, each through the hook's stream.
+  assert.equal((await app.inject('/events/observable?upper')).body.split('\n')[1], 'ID: 1')
+  assert.equal((await app.inject('/events/generator?upper')).body, '\nID: 1\nDATA: ONE\n\nEVENT: LAST\nID: 2\nDATA: TWO\n\n')
+  assert.deepEqual(ends, ['ended', 'ended'])
+  assert.equal((await app.inject('/events/later?twice')).body, '\nid: 1\ndata: soon\n\n')
+  assert.deepEqual(twice, ['An event stream is sent to one destination only; it was piped twice.'])
+  const trailed = await app.inject('/events/generator?trailer')
+  assert.equal(trailed.body, '\nid: 1\ndata: one\n\nevent: last\nid: 2\ndata: two\n\n')
+  assert.equal(trailed.trailers['x-events'], 'all sent')
+  assert.equal((await app.inject('/events/ping')).body, 'pong')
 })
 
 test('@Sse() refuses a path or limit it cannot use, naming the fix', () => {
