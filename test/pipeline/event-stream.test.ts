@@ -229,7 +229,7 @@ test('@Sse(): @Header() and @HttpCode() apply, the event-stream headers win; int
   assert.equal(denied.headers['content-type'], 'application/json; charset=utf-8')
 })
 
-test('@Sse(): onSend hooks can pipe the stream on (Node\'s pipeline, once); trailers are sent after the last event', async (t) => {
+test('@Sse(): onSend hooks can pipe the stream on (Node\'s pipeline, once), and one that fails lets the producer go; trailers are sent after the last event', async (t) => {
   const ends: string[] = []
   const twice: string[] = []
   const app = await build(t, EventsModule, {}, (app) => {
@@ -241,6 +241,11 @@ test('@Sse(): onSend hooks can pipe the stream on (Node\'s pipeline, once); trai
         const upper = new Transform({ transform (chunk, encoding, done) { done(null, String(chunk).toUpperCase()) } })
         pipeline(payload as NodeJS.ReadableStream, upper, (error) => { ends.push(error === undefined || error === null ? 'ended' : error.message) })
         return upper
+      }
+      if (req.url.endsWith('broken')) {
+        const broken = new Transform({ transform (chunk, encoding, done) { done(new Error('transform broke')) } })
+        pipeline(payload as NodeJS.ReadableStream, broken, (error) => { ends.push(error === undefined || error === null ? 'ended' : error.message) })
+        return broken
       }
       if (req.url.endsWith('twice')) {
         const copy = new PassThrough()
@@ -255,6 +260,13 @@ test('@Sse(): onSend hooks can pipe the stream on (Node\'s pipeline, once); trai
   assert.equal((await app.inject('/events/observable?upper')).body.split('\n')[1], 'ID: 1')
   assert.equal((await app.inject('/events/generator?upper')).body, '\nID: 1\nDATA: ONE\n\nEVENT: LAST\nID: 2\nDATA: TWO\n\n')
   assert.deepEqual(ends, ['ended', 'ended'])
+  // A hook's stream that fails: the producer is let go of, and the server serves on.
+  const before = torn.observable
+  const broken = await app.inject('/events/ticks?broken')
+  assert.equal(broken.statusCode, 500)
+  assert.deepEqual(broken.json(), { statusCode: 500, message: 'Internal server error' })
+  assert.equal(ends.at(-1), 'transform broke')
+  assert.equal(torn.observable, before + 1)
   assert.equal((await app.inject('/events/later?twice')).body, '\nid: 1\ndata: soon\n\n')
   assert.deepEqual(twice, ['An event stream is sent to one destination only; it was piped twice.'])
   const trailed = await app.inject('/events/generator?trailer')
