@@ -143,7 +143,7 @@ export class EventStream extends EventEmitter {
     if (this.destroyed) return this
     this.destroyed = true
     this.readable = false
-    if (this.#blocked) this.#dest!.removeListener('drain', this.#drained)
+    this.#unblock()
     if (!this.#done) {
       this.#done = true
       this.#release()
@@ -190,23 +190,23 @@ export class EventStream extends EventEmitter {
     this.#write(text)
   }
 
-  // Hands `text` on, or keeps it until the stream is piped. An Observable that runs ahead of its
-  // client past the limit loses the client.
+  // Hands `text` on, or keeps it until the stream is piped. An async iterable waits for a full
+  // destination to drain before it is read further; an Observable cannot wait, and loses a
+  // client that falls behind it by more than the limit.
   #write (text: string): void {
     const dest = this.#dest
-    let waiting: number
-    if (dest !== undefined) {
-      if (dest.write(text)) return
-      if (!this.#blocked) {
+    if (dest === undefined) this.#pending += text
+    else if (dest.write(text)) return
+    if (this.#iterator !== undefined) {
+      if (dest !== undefined && !this.#blocked) {
         this.#blocked = true
         dest.once('drain', this.#drained)
       }
-      waiting = dest.writableLength
-    } else {
-      waiting = (this.#pending += text).length
+      return
     }
+    const waiting = dest === undefined ? this.#pending.length : dest.writableLength
     const max = this.#max
-    if (this.#iterator === undefined && max > 0 && waiting > max) {
+    if (max > 0 && waiting > max) {
       this.#reply.log.warn(`An event stream client is not reading: ${waiting} characters of events wait for it, more than the ${max} allowed (@Sse() option maxPendingDataLength); its connection is closed.`)
       this.#reply.raw.destroy()
       this.destroy()
@@ -216,6 +216,13 @@ export class EventStream extends EventEmitter {
   readonly #drained = (): void => {
     this.#blocked = false
     this.#pull()
+  }
+
+  // Stops waiting for 'drain': the stream has ended or is gone.
+  #unblock (): void {
+    if (!this.#blocked) return
+    this.#blocked = false
+    this.#dest!.removeListener('drain', this.#drained)
   }
 
   #fail (error: unknown): void {
@@ -251,7 +258,7 @@ export class EventStream extends EventEmitter {
   // Every event written: the destination ended (unless piped with `end: false`), then 'end'.
   #finish (): void {
     this.readable = false
-    if (this.#blocked) this.#dest!.removeListener('drain', this.#drained)
+    this.#unblock()
     if (this.#endDest) this.#dest!.end()
     process.nextTick(emitEnd, this)
   }

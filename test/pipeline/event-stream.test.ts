@@ -1,6 +1,7 @@
-import { test } from 'node:test'
+import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
+import type { FastifyInstance } from 'fastify'
 import { PassThrough, Transform, pipeline } from 'node:stream'
 import { Observable, interval, map, of, throwError, concat } from 'rxjs'
 import {
@@ -12,6 +13,15 @@ import { collected } from '../helpers/gc.js'
 import { registrationError } from '../helpers/registration.js'
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
+
+// The arguments of each call to one of the app's log methods, until the test ends.
+function logged (t: TestContext, app: FastifyInstance, level: 'error' | 'warn'): unknown[][] {
+  const calls: unknown[][] = []
+  const original = app.log[level]
+  app.log[level] = ((...args: unknown[]) => { calls.push(args) }) as typeof original
+  t.after(() => { app.log[level] = original })
+  return calls
+}
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // What the producers of the socket tests did, per test.
@@ -173,14 +183,11 @@ test('@Sse(): an error once the stream has begun ends it with an error event', a
 
 test('@Sse(): a producer whose teardown throws is logged; the stream ends as sent', async (t) => {
   const app = await build(t, EventsModule)
-  const logged: unknown[] = []
-  const error = app.log.error.bind(app.log)
-  app.log.error = ((...args: unknown[]) => { logged.push(args) }) as typeof app.log.error
-  t.after(() => { app.log.error = error })
+  const errors = logged(t, app, 'error')
   const res = await app.inject('/events/teardown-throws')
   assert.equal(res.body, '\nid: 1\ndata: x\n\n')
-  assert.equal(logged.length, 1)
-  const [details, message] = logged[0] as [{ err: Error }, string]
+  assert.equal(errors.length, 1)
+  const [details, message] = errors[0] as [{ err: Error }, string]
   assert.equal(message, 'An event stream\'s producer failed as it was torn down')
   assert.equal(details.err.message, 'teardown broke')
   assert.equal((await app.inject('/events/ping')).body, 'pong')
@@ -237,16 +244,14 @@ test('@Sse(): onSend hooks can pipe the stream on (Node\'s pipeline, once), and 
       if (req.url.endsWith('trailer')) reply.trailer('x-events', async () => 'all sent')
     })
     app.addHook('onSend', async (req, reply, payload) => {
-      if (req.url.endsWith('upper')) {
-        const upper = new Transform({ transform (chunk, encoding, done) { done(null, String(chunk).toUpperCase()) } })
-        pipeline(payload as NodeJS.ReadableStream, upper, (error) => { ends.push(error === undefined || error === null ? 'ended' : error.message) })
-        return upper
+      // The stream piped on through Node's pipeline(), whose outcome is kept.
+      const through = (transform: Transform['_transform']): Transform => {
+        const stream = new Transform({ transform })
+        pipeline(payload as NodeJS.ReadableStream, stream, (error) => { ends.push(error === undefined || error === null ? 'ended' : error.message) })
+        return stream
       }
-      if (req.url.endsWith('broken')) {
-        const broken = new Transform({ transform (chunk, encoding, done) { done(new Error('transform broke')) } })
-        pipeline(payload as NodeJS.ReadableStream, broken, (error) => { ends.push(error === undefined || error === null ? 'ended' : error.message) })
-        return broken
-      }
+      if (req.url.endsWith('upper')) return through((chunk, encoding, done) => { done(null, String(chunk).toUpperCase()) })
+      if (req.url.endsWith('broken')) return through((chunk, encoding, done) => { done(new Error('transform broke')) })
       if (req.url.endsWith('twice')) {
         const copy = new PassThrough()
         ;(payload as NodeJS.ReadableStream).pipe(copy)
@@ -369,16 +374,13 @@ test('@Sse() over a socket: request-scoped instances are released once the clien
 
 test('@Sse() over a socket: an Observable client that stops reading is dropped past maxPendingDataLength', async (t) => {
   const { app, port } = await listen(t)
-  const warnings: string[] = []
-  const warn = app.log.warn.bind(app.log)
-  app.log.warn = ((...args: unknown[]) => { warnings.push(String(args[0])) }) as typeof app.log.warn
-  t.after(() => { app.log.warn = warn })
+  const warnings = logged(t, app, 'warn')
   const before = torn.observable
   const client = await open(port, '/events/flood', false)
   const closed = new Promise((resolve) => client.socket.once('close', resolve))
   client.socket.on('error', () => {})
   while (torn.observable === before) await wait(10)
-  assert.match(warnings.join('\n'), /not reading: \d+ characters of events wait for it, more than the 4194304 allowed/)
+  assert.match(warnings.map((args) => String(args[0])).join('\n'), /not reading: \d+ characters of events wait for it, more than the 4194304 allowed/)
   client.socket.resume()
   await closed
   assert.equal((await app.inject('/events/ping')).body, 'pong')
