@@ -35,6 +35,7 @@ import { hasMethod } from './util/has-method.js'
 import { readNestMetadata } from './nest/interop.js'
 import { loadRxjs } from './pipeline/call-handler.js'
 import { hasGateways } from './websockets/decorators.js'
+import { keepTickMaps } from './util/tick-maps.js'
 
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
@@ -143,6 +144,7 @@ async function startLifecycle (app: FastifyInstance, root: FastifyInstance, cont
 
 async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
   checkNotRegistered(app)
+  keepTickMaps()
   // Classes decorated with @nestjs/common (when installed) get the plugin's metadata first: its
   // modules, providers and controllers now, plugin controllers' NestJS methods as they are scanned.
   const nest = await readNestMetadata(options, app)
