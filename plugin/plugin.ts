@@ -37,6 +37,10 @@ import { loadRxjs } from './pipeline/call-handler.js'
 import { hasGateways } from './websockets/decorators.js'
 import { keepTickMaps } from './util/tick-maps.js'
 
+// At import, before the app's startup: by the time a plugin is registered, the startup of the
+// plugins before it may already have put process.nextTick() on V8's slow path (util/tick-maps.ts).
+keepTickMaps()
+
 const enhancerLists = ['globalGuards', 'globalPipes', 'globalInterceptors', 'globalFilters'] as const
 const enhancerMethods = { globalGuards: 'canActivate', globalPipes: 'transform', globalInterceptors: 'intercept', globalFilters: 'catch' }
 
@@ -144,7 +148,6 @@ async function startLifecycle (app: FastifyInstance, root: FastifyInstance, cont
 
 async function decoratorPlugin (app: FastifyInstance, options: DecoratorPluginOptions): Promise<void> {
   checkNotRegistered(app)
-  keepTickMaps()
   // Classes decorated with @nestjs/common (when installed) get the plugin's metadata first: its
   // modules, providers and controllers now, plugin controllers' NestJS methods as they are scanned.
   const nest = await readNestMetadata(options, app)
