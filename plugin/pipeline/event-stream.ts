@@ -13,9 +13,9 @@ import { formatEvent, type Numbering } from './sse-format.js'
 // An @Sse() route's answer: a source of events that Fastify's reply sends as any stream (its
 // hooks, headers and status, closed with the connection). It is no Readable: Fastify pipes it
 // into the response (or an onSend hook into its own stream), and it writes its events there
-// itself, without a Readable's buffer, flowing state and 'data' events in between (about a
-// quarter of the cost of a short stream). An Observable pushes its events (they wait while the
-// client is slow, up to a limit); an async iterable is pulled only as fast as the client reads.
+// itself, without a Readable's buffer, flowing state and 'data' events in between (their cost:
+// bench/README.md). An Observable pushes its events (they wait while the client is slow, up to a
+// limit); an async iterable is pulled only as fast as the client reads.
 
 // The headers NestJS sends with an event stream; they win over the reply's own of those names.
 const eventHeaders: Array<[string, string]> = [

@@ -13,6 +13,7 @@ import { collected } from '../helpers/gc.js'
 import { registrationError } from '../helpers/registration.js'
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // The arguments of each call to one of the app's log methods, until the test ends.
 function logged (t: TestContext, app: FastifyInstance, level: 'error' | 'warn'): unknown[][] {
@@ -22,7 +23,6 @@ function logged (t: TestContext, app: FastifyInstance, level: 'error' | 'warn'):
   t.after(() => { app.log[level] = original })
   return calls
 }
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // What the producers of the socket tests did, per test.
 const torn = { observable: 0, generator: 0, pulled: 0 }
