@@ -4,6 +4,8 @@ import { isThenable } from '../util/thenable.js'
 // `next.handle()` as NestJS code uses it: `await next.handle()` and `next.handle().pipe(...)`.
 // With rxjs installed, it gives an rxjs Observable that is also a promise: subscribing runs the
 // rest of the chain (again on each subscription, as `retry()` expects); awaiting runs it once.
+// On an @Sse() route it is an Observable only: a stream has no last value to await, and a
+// promise returned from an async `intercept` would take in a thenable one.
 // rxjs is loaded when the application has a route with interceptors, and only then.
 
 type Run = () => unknown
@@ -13,6 +15,7 @@ type HandledClass = new (run: Run, toPromise: ToPromise) => PromiseLike<unknown>
 
 // undefined: not looked for yet; null: rxjs is not installed.
 let Handled: HandledClass | null | undefined
+let RxObservable: (new (subscribe: (subscriber: Subscriber) => unknown) => ObservableLike) | undefined
 
 function subscribable (value: unknown): value is ObservableLike {
   return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function'
@@ -72,6 +75,7 @@ export async function loadRxjs (): Promise<void> {
   if (Handled !== undefined) return
   try {
     const { Observable } = await import('rxjs' as string)
+    RxObservable = Observable
     Handled = handledClass(Observable)
   } catch {
     Handled = null
@@ -84,4 +88,18 @@ export async function loadRxjs (): Promise<void> {
  */
 export function handled (run: Run, toPromise: ToPromise): PromiseLike<unknown> {
   return Handled ? new Handled(run, toPromise) : toPromise(run)
+}
+
+/** What `next.handle()` gives on an @Sse() route: an Observable of the rest of the chain (rxjs's when installed). */
+export function streamed (run: Run): ObservableLike {
+  const subscribe = (subscriber: Subscriber): unknown => forward(run(), subscriber)
+  return RxObservable !== undefined ? new RxObservable(subscribe) : { subscribe } as ObservableLike
+}
+
+/**
+ * Whether `value` is what `handle()` gave with rxjs loaded: an Observable first. Returned as it
+ * is, it is subscribed to as NestJS does, so a chain that has its value now answers now.
+ */
+export function isHandledCall (value: unknown): value is ObservableLike & PromiseLike<unknown> {
+  return Handled != null && value instanceof Handled
 }

@@ -10,6 +10,7 @@ import { ERR_INVALID_REDIRECT } from '../util/errors.js'
 import { PendingPayload, isStreamableFile, payloadOf, streamOf } from '../common/streamable-file.js'
 import type { Host } from '../decorators/host.js'
 import { interceptorChain, type Invoke as RouteInvoke } from './interceptor-chain.js'
+import { isHandledCall } from './call-handler.js'
 import { argumentResolver, noArgument, pipesOf, type Extractor } from './arguments.js'
 import { lastValue, unwrap } from './results.js'
 import type { SseDefinition } from '../decorators/sse.js'
@@ -80,7 +81,7 @@ export function buildHandler (plan: HandlerPlan, container: Container, refs: Enh
   let call = invoker(plan.key, resolvers, awaited)
   // Interceptors of an event stream see each event: an async iterable goes to them as an Observable.
   if (sse && interceptors.length > 0) call = observedCall(call)
-  const run = interceptors.length === 0 ? call : interceptorChain(call, interceptors, refs)
+  const run = interceptors.length === 0 ? call : interceptorChain(call, interceptors, refs, sse)
   const prepare = status === 200 && headers.length === 0 ? undefined : shaper(status, headers)
   const proceed = proceeder(run, prepare, responder(plan, handsReply), needsContext ? plan : undefined, sse ? asIs : unwrap)
   return controller.perRequest ? scopedHandler(proceed, controller, container) : singletonHandler(proceed, controller)
@@ -201,7 +202,7 @@ function proceeder (run: Invoke, prepare: ((reply: FastifyReply) => void) | unde
     const ctx = cls !== undefined ? new HttpExecutionContext(req, reply, cls, method!) : undefined
     const result = run(instance, req, reply, ctx)
     // Pending: finished inside the reaction Fastify adds, not in a promise of its own.
-    return isThenable(result) ? new PendingPayload(result, reply, finish) : finish(result, reply)
+    return isThenable(result) && !isHandledCall(result) ? new PendingPayload(result, reply, finish) : finish(result, reply)
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ObservableLike } from '../../types/index.js'
 import { andThen, isThenable } from '../util/thenable.js'
+import { isHandledCall } from './call-handler.js'
 
 // What a guard, an interceptor or a handler gives: a value, a promise, or an Observable whose
 // last value counts, as NestJS reads them.
@@ -34,9 +35,10 @@ export function lastValue (observable: ObservableLike): unknown {
   return new Promise((resolve, reject) => { resolveLast = resolve; rejectLast = reject })
 }
 
-export const unwrap = (value: unknown): unknown => isObservable(value) ? lastValue(value) : value
+// `next.handle()` returned as it is counts as the Observable it is, not as the promise it also is.
+export const unwrap = (value: unknown): unknown => isObservable(value) || isHandledCall(value) ? lastValue(value) : value
 
 // What `await` then an Observable's last value give: a promise only when something was pending.
 export function settle (value: unknown): unknown {
-  return andThen(value, unwrap)
+  return isHandledCall(value) ? lastValue(value) : andThen(value, unwrap)
 }

@@ -212,12 +212,13 @@ test('rxjs is loaded for an application with interceptors, and only then', async
   assert.deepEqual(await runWatched('with-interceptors', withoutNest), ['{"data":"wrapped"}', 'imported: rxjs'])
 })
 
-test('without rxjs, next.handle() is a promise: for one interceptor or several, detached, rejected on a sync throw', async () => {
+test('without rxjs, next.handle() is a promise (an Observable-like on an event stream): for one interceptor or several, detached, rejected on a sync throw', async () => {
   assert.deepEqual(await runWatched('without-rxjs', { HIDE_NEST: '1', HIDE_RXJS: '1' }), [
     '{"only":"one"}',
     '{"outer":{"inner":"several"}}',
     '{"caught":"sync throw"}',
     'short',
+    JSON.stringify('\nid: 1\ndata: a\n\nid: 2\ndata: b\n\n'),
     // A handle() nobody awaits has run the handler all the same: a promise does not wait to be subscribed to.
     'only, outer, inner, unused',
     '{"only":"one"}',

@@ -33,6 +33,16 @@ class Upper implements NestInterceptor {
   }
 }
 
+class Passing implements NestInterceptor {
+  intercept (ctx: ExecutionContext, next: CallHandler) { return next.handle() }
+}
+
+class PassingAsync implements NestInterceptor {
+  async intercept (ctx: ExecutionContext, next: CallHandler) { await tick(); return next.handle() }
+}
+
+const awaitedHandle: unknown[] = []
+
 @Controller('events')
 class Events {
   @Sse('observable') observable () {
@@ -94,6 +104,13 @@ class Events {
 
   @Sse('upper') @UseInterceptors(Upper) upper () { return of({ data: 'a' }, { data: 'b' }) }
   @Sse('upper-generator') @UseInterceptors(Upper) async * upperGenerator () { yield { data: 'c' }; yield { data: 'd' } }
+
+  // Interceptors that hand next.handle() on as it is, from intercept or from an async intercept,
+  // nested, and one that awaits it (as in NestJS, it gets the stream's Observable).
+  @Sse('passed') @UseInterceptors(Passing) passed () { return of({ data: 'e' }, { data: 'f' }) }
+  @Sse('passed-async') @UseInterceptors(PassingAsync, Passing, Upper) async * passedAsync () { yield { data: 'g' }; await tick(); yield { data: 'h' } }
+  @Sse('awaited') @UseInterceptors({ intercept: async (ctx: ExecutionContext, next: CallHandler) => { awaitedHandle.push(await next.handle()); return of({ data: 'i' }) } })
+  awaited () { return of({ data: 'never sent' }) }
 
   @Sse('denied') @UseGuards({ canActivate: () => false }) denied () { return of({ data: 'x' }) }
 
@@ -231,6 +248,13 @@ test('@Sse(): @Header() and @HttpCode() apply, the event-stream headers win; int
   assert.equal(shaped.headers['cache-control'], 'private, no-cache, no-store, must-revalidate, max-age=0, no-transform')
   assert.equal((await app.inject('/events/upper')).body, '\nid: 1\ndata: A\n\nid: 2\ndata: B\n\n')
   assert.equal((await app.inject('/events/upper-generator')).body, '\nid: 1\ndata: C\n\nid: 2\ndata: D\n\n')
+  // next.handle() returned as it is streams each event; there it is an Observable, never a promise.
+  assert.equal((await app.inject('/events/passed')).body, '\nid: 1\ndata: e\n\nid: 2\ndata: f\n\n')
+  assert.equal((await app.inject('/events/passed-async')).body, '\nid: 1\ndata: G\n\nid: 2\ndata: H\n\n')
+  assert.equal((await app.inject('/events/awaited')).body, '\nid: 1\ndata: i\n\n')
+  assert.equal(awaitedHandle.length, 1)
+  assert.ok(awaitedHandle[0] instanceof Observable)
+  assert.equal(typeof (awaitedHandle[0] as { then?: unknown }).then, 'undefined')
   const denied = await app.inject('/events/denied')
   assert.equal(denied.statusCode, 403)
   assert.equal(denied.headers['content-type'], 'application/json; charset=utf-8')

@@ -38,6 +38,7 @@ class WrappedController {
 }
 
 const settledValue = Promise.resolve({ data: 'now' })
+const passing = { intercept: (ctx: ExecutionContext, next: CallHandler) => next.handle() }
 
 // Interceptors whose values are pending: a promise, a settled one, an Observable once settled.
 @Controller('pending')
@@ -57,6 +58,19 @@ class PendingController {
   @Get('rx')
   @UseInterceptors({ intercept: (ctx: ExecutionContext, next: CallHandler) => (next.handle() as unknown as Observable<unknown>).pipe(map((data) => ({ data }))) })
   rx () { return 'now' }
+
+  // next.handle() returned as it is, by one interceptor or nested ones: subscribed to, as NestJS does.
+  @Get('passed')
+  @UseInterceptors(passing, passing)
+  passed () { return 'now' }
+
+  @Get('passed-async')
+  @UseInterceptors(passing)
+  async passedAsync () { return 'later' }
+
+  @Get('passed-throws')
+  @UseInterceptors(passing)
+  passedThrows (): never { throw new ForbiddenException('not passed') }
 
   @Get('sync-error')
   @UseInterceptors({ intercept: () => throwError(() => new ForbiddenException('no')) })
@@ -154,6 +168,12 @@ test('a route with interceptors hands Fastify its pending value finished in Fast
   assert.equal(handler('/pending/sync-observable'), 'now')
   assert.deepEqual(handler('/pending/rx'), { data: 'now' })
   assert.deepEqual((await app.inject('/pending/rx')).json(), { data: 'now' })
+  // So is next.handle() handed back as it is, over a handler whose value is there.
+  assert.equal(handler('/pending/passed'), 'now')
+  assert.equal((await app.inject('/pending/passed')).body, 'now')
+  assert.equal(await settled('/pending/passed-async'), 'later')
+  await assert.rejects(settled('/pending/passed-throws'), { message: 'not passed' })
+  assert.equal((await app.inject('/pending/passed-throws')).statusCode, 403)
   // One that fails at once fails as a rejection, as a pending one would.
   await assert.rejects(settled('/pending/sync-error'), { message: 'no' })
   const failed = await app.inject('/pending/sync-error')
