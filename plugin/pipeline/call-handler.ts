@@ -96,10 +96,7 @@ export function streamed (run: Run): ObservableLike {
   return RxObservable !== undefined ? new RxObservable(subscribe) : { subscribe } as ObservableLike
 }
 
-/**
- * Whether `value` is what `handle()` gave with rxjs loaded: an Observable first. Returned as it
- * is, it is subscribed to as NestJS does, so a chain that has its value now answers now.
- */
+/** Whether `value` is what `handle()` gave with rxjs loaded, an Observable that is also a promise. */
 export function isHandledCall (value: unknown): value is ObservableLike & PromiseLike<unknown> {
   return Handled != null && value instanceof Handled
 }

@@ -5,8 +5,12 @@ import { isHandledCall } from './call-handler.js'
 // What a guard, an interceptor or a handler gives: a value, a promise, or an Observable whose
 // last value counts, as NestJS reads them.
 
+/**
+ * An Observable-like that is no promise, or what `next.handle()` gave (an Observable first): returned
+ * as it is, it is subscribed to as NestJS does, so a chain that has its value now answers now.
+ */
 export function isObservable (value: unknown): value is ObservableLike {
-  return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' && !isThenable(value)
+  return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' && (!isThenable(value) || isHandledCall(value))
 }
 
 // Where lastValue's subscription stands.
@@ -35,10 +39,9 @@ export function lastValue (observable: ObservableLike): unknown {
   return new Promise((resolve, reject) => { resolveLast = resolve; rejectLast = reject })
 }
 
-// `next.handle()` returned as it is counts as the Observable it is, not as the promise it also is.
-export const unwrap = (value: unknown): unknown => isObservable(value) || isHandledCall(value) ? lastValue(value) : value
+export const unwrap = (value: unknown): unknown => isObservable(value) ? lastValue(value) : value
 
 // What `await` then an Observable's last value give: a promise only when something was pending.
 export function settle (value: unknown): unknown {
-  return isHandledCall(value) ? lastValue(value) : andThen(value, unwrap)
+  return isObservable(value) ? lastValue(value) : andThen(value, unwrap)
 }

@@ -60,7 +60,7 @@ export function messageCallback (plan: MessagePlan): (...args: unknown[]) => unk
     } catch (error) {
       return failed(error, plan, contextOf(ctx, given))
     }
-    if (isThenable(result)) {
+    if (isThenable(result) && !isObservable(result)) {
       return Promise.resolve(result).then(
         (value) => isObservable(value) ? caught(value, plan, contextOf(ctx, given)) : value,
         (error) => failed(error, plan, contextOf(ctx, given))

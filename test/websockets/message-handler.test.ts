@@ -6,8 +6,8 @@ import * as nest from '@nestjs/common'
 import { IoAdapter } from '@nestjs/platform-socket.io'
 import { io, type Socket as ClientSocket } from 'socket.io-client'
 import {
-  Catch, FastifyWsAdapter, NotFoundException, MessageBody, Module, SubscribeMessage, UseFilters, UseGuards, WebSocketGateway, WsException, createParamDecorator, decoratorPlugin,
-  type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext, type WsMessageHandler, type WsResponse
+  Catch, FastifyWsAdapter, NotFoundException, MessageBody, Module, SubscribeMessage, UseFilters, UseGuards, UseInterceptors, WebSocketGateway, WsException, createParamDecorator, decoratorPlugin,
+  type ArgumentsHost, type CallHandler, type CanActivate, type ExceptionFilter, type ExecutionContext, type WsMessageHandler, type WsResponse
 } from '../../plugin/index.js'
 import { build } from '../helpers/app.js'
 import { listening, wsClient } from '../helpers/ws-client.js'
@@ -136,6 +136,39 @@ test('no guards, pipes or interceptors but a filter: what fails reaches the filt
   }
   client.send('value', 1)
   assert.equal(await client.next(), 1)
+})
+
+// next.handle() handed on as it is: each value of the handler's Observable is sent, as without
+// the interceptor, and what fails still reaches the exception event.
+const passing = { intercept: (ctx: ExecutionContext, next: CallHandler) => next.handle() }
+
+@WebSocketGateway({ path: '/passing' })
+@UseInterceptors(passing)
+class PassingGateway {
+  @SubscribeMessage('stream')
+  stream (@MessageBody() data: number) { return of({ event: 'item', data }, { event: 'item', data: data + 1 }) }
+
+  @SubscribeMessage('value')
+  value (@MessageBody() data: unknown) { return data }
+
+  @SubscribeMessage('throws')
+  throws () { throw new WsException('thrown behind') }
+}
+
+@Module({ providers: [PassingGateway] })
+class PassingModule {}
+
+test('an interceptor returning next.handle() as it is: every value of an Observable is sent, a throw answers the exception event', { timeout: 10_000 }, async (t) => {
+  const app = await build(t, PassingModule)
+  const client = await wsClient(t, await listening(app), '/passing')
+  client.send('stream', 5)
+  assert.deepEqual([await client.next(), await client.next()], [{ event: 'item', data: 5 }, { event: 'item', data: 6 }])
+  client.send('value', 'plain')
+  assert.equal(await client.next(), 'plain')
+  client.send('throws', 1)
+  assert.deepEqual(await client.next(), { event: 'exception', data: { status: 'error', message: 'thrown behind', cause: { pattern: 'throws', data: 1 } } })
+  client.send('value', 'still serving')
+  assert.equal(await client.next(), 'still serving')
 })
 
 // A filter that catches NestJS's NotFoundException, on a gateway that throws the plugin's.
