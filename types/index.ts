@@ -270,7 +270,8 @@ export interface Pipeable<T> {
 
 /**
  * What `next.handle()` gives: a promise of the result of the rest of the chain, and, when rxjs
- * is installed, an rxjs Observable of it (`.pipe(map(...))`, `.subscribe()`).
+ * is installed, an rxjs Observable of it (`.pipe(map(...))`, `.subscribe()`). On an `@Sse()`
+ * route it is an Observable only, as in NestJS: a stream has no last value to await.
  */
 export interface HandleResult<T> extends Promise<T>, ObservableLike<T>, Pipeable<T> {}
 
