@@ -1,6 +1,6 @@
 // The requests each scenario sends and the exact answers every target must give.
 
-export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'query-dto' | 'rxjs-interceptor' | 'request-scope' | SseScenario
+export type ScenarioName = 'hello' | 'params' | 'pipeline' | 'pipeline-cv' | 'pipeline-dto' | 'query-dto' | 'rxjs-interceptor' | 'async-interceptor' | 'request-scope' | SseScenario
 /** Event streams: measured in events per second, to one client and to 100 at once. */
 export type SseScenario = 'sse' | 'sse-100'
 export type AppName = ScenarioName | 'startup'
@@ -85,6 +85,7 @@ function pipeline (name: 'pipeline' | 'pipeline-cv' | 'pipeline-dto'): Scenario 
 const paramsRequest: BenchRequest = { method: 'GET', path: '/users/42?fields=name', headers: { 'x-tenant': 'acme' } }
 const scopeRequest: BenchRequest = { method: 'GET', path: '/scoped', headers: { 'x-request-id': 'req-7' } }
 const rxRequest: BenchRequest = { method: 'GET', path: '/rx/42' }
+const asyncRequest: BenchRequest = { method: 'GET', path: '/async/42' }
 const searchRequest: BenchRequest = { method: 'GET', path: '/search?limit=20&order=desc&q=cat' }
 
 /**
@@ -121,7 +122,7 @@ export const wsChecks: WsCheck[] = [
   { ...echoOf('text'), why: 'a string, echoed as JSON' }
 ]
 
-/** What the rxjs-interceptor scenario's handler returns, before the interceptor wraps it. */
+/** What the rxjs-interceptor and async-interceptor scenarios' handler returns, before the interceptor wraps it. */
 export const rxItem = (id: string) => ({ id, name: 'widget', tags: ['a', 'b'] })
 
 export const scenarios: Record<ScenarioName, Scenario> = {
@@ -159,6 +160,11 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     name: 'rxjs-interceptor',
     request: rxRequest,
     checks: [{ ...rxRequest, why: 'the interceptor maps the handler\'s result', status: 200, json: { data: rxItem('42') } }]
+  },
+  'async-interceptor': {
+    name: 'async-interceptor',
+    request: asyncRequest,
+    checks: [{ ...asyncRequest, why: 'the interceptor wraps what it awaited', status: 200, json: { data: rxItem('42') } }]
   },
   'request-scope': {
     name: 'request-scope',

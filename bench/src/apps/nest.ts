@@ -7,7 +7,7 @@ import {
 import { NestFactory, REQUEST } from '@nestjs/core'
 import { FastifyAdapter, RouteSchema, type NestFastifyApplication } from '@nestjs/platform-fastify'
 import type { FastifyRequest } from 'fastify'
-import { map, type Observable } from 'rxjs'
+import { lastValueFrom, map, of, type Observable } from 'rxjs'
 import { CONTROLLERS, TOKEN, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
 import { events } from './sse-source.js'
 
@@ -62,6 +62,21 @@ class RxController {
   @Get(':id') get (@Param('id') id: string) { return rxItem(id) }
 }
 
+// NestJS's next.handle() is an Observable only, and intercept must give one: awaiting takes
+// lastValueFrom(), and the wrapped value goes back through of().
+@Injectable()
+class AwaitingInterceptor implements NestInterceptor {
+  async intercept (ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    return of({ data: await lastValueFrom(next.handle()) })
+  }
+}
+
+@Controller('async')
+@UseInterceptors(AwaitingInterceptor)
+class AsyncController {
+  @Get(':id') get (@Param('id') id: string) { return rxItem(id) }
+}
+
 @Injectable({ scope: Scope.REQUEST })
 class RequestContext {
   readonly id: string | undefined
@@ -102,6 +117,7 @@ async function rootModule (name: AppName): Promise<Type> {
     'pipeline-dto': async () => [(await import('./nest-cv.js')).ValidatedItemsController],
     'query-dto': async () => [(await import('./nest-cv.js')).SearchController],
     'rxjs-interceptor': () => [RxController],
+    'async-interceptor': () => [AsyncController],
     'request-scope': () => [ScopedController],
     sse: () => [EventsController],
     'sse-100': () => [EventsController],

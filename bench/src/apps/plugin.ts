@@ -4,7 +4,7 @@ import {
   REQUEST, RouteSchema, Scope, UseGuards, UseInterceptors, decoratorPlugin,
   type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type
 } from 'fastify-decorator-plugin'
-import { CONTROLLERS, TOKEN, itemSchema, type AppName, type Item } from '../scenarios.js'
+import { CONTROLLERS, TOKEN, itemSchema, rxItem, type AppName, type Item } from '../scenarios.js'
 
 // The benchmark apps written with this plugin. Tokens are named with @Inject so the apps also
 // run where no decorator metadata is emitted (the quick correctness test runs them that way).
@@ -43,6 +43,13 @@ class ItemsController {
   @Post()
   @RouteSchema({ body: itemSchema })
   create (@Body() body: Item) { return { id: 1, name: body.name, qty: body.qty } }
+}
+
+// The rxjs-interceptor scenario's route with the pipeline's async interceptor instead.
+@Controller('async')
+@UseInterceptors(WrapInterceptor)
+class AsyncController {
+  @Get(':id') get (@Param('id') id: string) { return rxItem(id) }
 }
 
 @Injectable({ scope: Scope.REQUEST })
@@ -86,6 +93,7 @@ async function rootModule (name: AppName): Promise<Type> {
     'query-dto': async () => [(await import('./plugin-query.js')).SearchController],
     // rxjs too: loaded for this scenario only, as the plugin itself loads it only for intercepted routes.
     'rxjs-interceptor': async () => [(await import('./plugin-rx.js')).RxController],
+    'async-interceptor': () => [AsyncController],
     'request-scope': () => [ScopedController],
     // rxjs too, for these scenarios only.
     sse: async () => [(await import('./plugin-sse.js')).EventsController],

@@ -14,6 +14,11 @@ function wrap (request: FastifyRequest, reply: FastifyReply, payload: unknown, d
   done(null, { data: payload })
 }
 
+// The async interceptor's work: awaiting the result, then wrapping it.
+async function wrapAwaited (value: unknown): Promise<unknown> {
+  return { data: await value }
+}
+
 function createItem (request: FastifyRequest, reply: FastifyReply): void {
   const body = request.body as Item
   reply.code(201).send({ id: 1, name: body.name, qty: body.qty })
@@ -74,6 +79,10 @@ async function routes (app: FastifyInstance, name: RawAppName): Promise<void> {
     case 'rxjs-interceptor':
       // The same work without rxjs: the handler's result wrapped by a preSerialization hook.
       app.get('/rx/:id', { preSerialization: wrap }, (request, reply) => { reply.send(rxItem((request.params as { id: string }).id)) })
+      return
+    case 'async-interceptor':
+      // The same asynchronous work: an async function awaits the handler's result and wraps it.
+      app.get('/async/:id', (request) => wrapAwaited(rxItem((request.params as { id: string }).id)))
       return
     case 'request-scope':
       // One object per request built in the handler: what a request-scoped provider stands for.
