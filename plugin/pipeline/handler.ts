@@ -11,7 +11,7 @@ import { PendingPayload, isStreamableFile, payloadOf, streamOf } from '../common
 import type { Host } from '../decorators/host.js'
 import { interceptorChain, type Invoke as RouteInvoke } from './interceptor-chain.js'
 import { argumentResolver, noArgument, pipesOf, type Extractor } from './arguments.js'
-import { isObservable, lastValue, unwrap } from './results.js'
+import { isPending, lastValue, unwrap } from './results.js'
 import type { SseDefinition } from '../decorators/sse.js'
 import { eventStream, observed } from './event-stream.js'
 
@@ -201,7 +201,7 @@ function proceeder (run: Invoke, prepare: ((reply: FastifyReply) => void) | unde
     const ctx = cls !== undefined ? new HttpExecutionContext(req, reply, cls, method!) : undefined
     const result = run(instance, req, reply, ctx)
     // Pending: finished inside the reaction Fastify adds, not in a promise of its own.
-    return isThenable(result) && !isObservable(result) ? new PendingPayload(result, reply, finish) : finish(result, reply)
+    return isPending(result) ? new PendingPayload(result, reply, finish) : finish(result, reply)
   }
 }
 

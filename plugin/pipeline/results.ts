@@ -1,5 +1,5 @@
 import type { ObservableLike } from '../../types/index.js'
-import { andThen, isThenable } from '../util/thenable.js'
+import { isThenable } from '../util/thenable.js'
 import { isHandledCall } from './call-handler.js'
 
 // What a guard, an interceptor or a handler gives: a value, a promise, or an Observable whose
@@ -11,6 +11,11 @@ import { isHandledCall } from './call-handler.js'
  */
 export function isObservable (value: unknown): value is ObservableLike {
   return typeof value === 'object' && value !== null && typeof (value as ObservableLike).subscribe === 'function' && (!isThenable(value) || isHandledCall(value))
+}
+
+/** A promise to wait for: a thenable other than what `next.handle()` gave, which is subscribed to. */
+export function isPending (value: unknown): value is PromiseLike<unknown> {
+  return isThenable(value) && !isObservable(value)
 }
 
 // Where lastValue's subscription stands.
@@ -43,5 +48,5 @@ export const unwrap = (value: unknown): unknown => isObservable(value) ? lastVal
 
 // What `await` then an Observable's last value give: a promise only when something was pending.
 export function settle (value: unknown): unknown {
-  return isObservable(value) ? lastValue(value) : andThen(value, unwrap)
+  return isPending(value) ? Promise.resolve(value).then(unwrap) : unwrap(value)
 }

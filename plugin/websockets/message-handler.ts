@@ -6,8 +6,8 @@ import { WsException } from './ws-exception.js'
 import { guardCheck } from '../pipeline/guards.js'
 import { interceptorChain, type Invoke } from '../pipeline/interceptor-chain.js'
 import { piped } from '../pipeline/pipes.js'
-import { isObservable } from '../pipeline/results.js'
-import { andThen, isThenable, steps, whenAll } from '../util/thenable.js'
+import { isObservable, isPending } from '../pipeline/results.js'
+import { andThen, steps, whenAll } from '../util/thenable.js'
 import { noEntries } from '../util/empty.js'
 import { answerException } from './exception-answer.js'
 import { catchingEntry } from '../common/exceptions.js'
@@ -60,7 +60,7 @@ export function messageCallback (plan: MessagePlan): (...args: unknown[]) => unk
     } catch (error) {
       return failed(error, plan, contextOf(ctx, given))
     }
-    if (isThenable(result) && !isObservable(result)) {
+    if (isPending(result)) {
       return Promise.resolve(result).then(
         (value) => isObservable(value) ? caught(value, plan, contextOf(ctx, given)) : value,
         (error) => failed(error, plan, contextOf(ctx, given))
